@@ -127,6 +127,7 @@ def best_removal(stacks, k, table, low=True):
     """Elder values (ascending) to remove k own cultists from, keeping the
     most power; on equal power keep more on the high Elders (low=True: take
     from lower Elders first) or on the low ones."""
+    k = min(k, sum(stacks))
     order = range(6, -1, -1) if low else range(7)
     best = [None, None]
     cur = list(stacks)
