@@ -4,72 +4,91 @@ MicroPython's json.dumps has no sort_keys, does not keep dict order and
 writes non-ASCII as is; this writes what CPython's
 `json.dumps(obj, sort_keys=True)` writes, for the types the engine uses
 (dict with str keys, list, tuple, str, int, bool, None).
+
+`dump` streams to a write function, so a big value never sits in memory as
+text (the board's heap is small); `dumps` collects the same text.
 """
 
 
-def _str(s, out):
-    out.append('"')
+def _plain(s):
+    for ch in s:
+        if ch < " " or ch > "~" or ch == '"' or ch == "\\":
+            return False
+    return True
+
+
+def _str(s, w):
+    w('"')
+    if _plain(s):
+        w(s)
+        w('"')
+        return
     for ch in s:
         c = ord(ch)
         if ch == '"':
-            out.append('\\"')
+            w('\\"')
         elif ch == "\\":
-            out.append("\\\\")
+            w("\\\\")
         elif 0x20 <= c < 0x7F:
-            out.append(ch)
+            w(ch)
         elif ch == "\n":
-            out.append("\\n")
+            w("\\n")
         elif ch == "\r":
-            out.append("\\r")
+            w("\\r")
         elif ch == "\t":
-            out.append("\\t")
+            w("\\t")
         elif ch == "\b":
-            out.append("\\b")
+            w("\\b")
         elif ch == "\f":
-            out.append("\\f")
+            w("\\f")
         elif c > 0xFFFF:
             c -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 | (c >> 10), 0xDC00 | (c & 0x3FF)))
+            w("\\u%04x\\u%04x" % (0xD800 | (c >> 10), 0xDC00 | (c & 0x3FF)))
         else:
-            out.append("\\u%04x" % c)
-    out.append('"')
+            w("\\u%04x" % c)
+    w('"')
 
 
-def _val(v, out):
+def _val(v, w):
     # Test identity before type: MicroPython's bool is not an int subclass.
     if v is None:
-        out.append("null")
+        w("null")
     elif v is True:
-        out.append("true")
+        w("true")
     elif v is False:
-        out.append("false")
+        w("false")
     elif type(v) is int:
-        out.append(str(v))
+        w(str(v))
     elif type(v) is str:
-        _str(v, out)
+        _str(v, w)
     elif type(v) is dict:
-        out.append("{")
+        w("{")
         first = True
         for k in sorted(v):
             if not first:
-                out.append(", ")
+                w(", ")
             first = False
-            _str(k, out)
-            out.append(": ")
-            _val(v[k], out)
-        out.append("}")
+            _str(k, w)
+            w(": ")
+            _val(v[k], w)
+        w("}")
     elif type(v) is list or type(v) is tuple:
-        out.append("[")
+        w("[")
         for i in range(len(v)):
             if i:
-                out.append(", ")
-            _val(v[i], out)
-        out.append("]")
+                w(", ")
+            _val(v[i], w)
+        w("]")
     else:
         raise TypeError("cannot write %r as JSON" % (v,))
 
 
+def dump(v, w):
+    """Write v as JSON text through w(str)."""
+    _val(v, w)
+
+
 def dumps(v):
     out = []
-    _val(v, out)
+    _val(v, out.append)
     return "".join(out)

@@ -5,7 +5,7 @@ Runs unchanged under MicroPython: `MICROPYPATH=lib micropython -m altar.replay L
 
 import sys
 
-from altar.jsonout import dumps
+from altar.jsonout import dump
 from altar.log import LogError, load
 
 
@@ -19,13 +19,14 @@ def main(argv):
         sys.stderr.write("cannot read %s\n" % argv[1])
         return 2
     try:
-        out = dumps(load(f).view())
+        view = load(f).view()
     except LogError as e:
         sys.stderr.write("%s\n" % e)
         return 2
     finally:
         f.close()
-    sys.stdout.write(out)
+    # Streamed: the whole line would not fit the board's heap as one string.
+    dump(view, sys.stdout.write)
     sys.stdout.write("\n")
     return 0
 
