@@ -5,7 +5,7 @@ import pytest
 
 from altar import sete_selos
 from altar.sete_selos import best_removal, power_result, ritual_winner, suggest
-from conftest import header, play, q, rejects
+from conftest import header, play, q, rejects, snapshot
 
 
 def cards(*cs):
@@ -417,10 +417,10 @@ def test_rituals_at_most_21_and_totals():
 
 def test_undo_through_the_removal_phase():
     s = end_game_example()
-    before = s.state.snapshot()
+    before = snapshot(s.state)
     s.do({"do": "remove", "seat": 0, "elders": [6, 6, 4]})
     s.do({"do": "undo"})
-    assert s.state.snapshot() == before
+    assert snapshot(s.state) == before
     rejects(play(4), {"do": "undo"}, "nothing to undo")
 
 

@@ -2,10 +2,11 @@
 
 A game module provides `Rules` (fixed for a session: players, options),
 `State` (mutable), `parse(rules, obj)` turning a log action into a compact
-tuple of small ints, and `unparse(t)` turning it back. `State.check(t)`
+record (bytes: a verb code, then small ints), and `unparse(t)` turning it
+back. `State.check(t)`
 raises `Rejected` without touching anything; `State.apply(t)` then changes
-the state and never fails. Undo replays the kept tuples from a reset state,
-so it is exact at any depth by construction, and the same tuples are what
+the state and never fails. Undo replays the kept records from a reset state,
+so it is exact at any depth by construction, and the same records are what
 the device journals.
 """
 
@@ -131,7 +132,7 @@ class Session:
         self.play(t)
 
     def play(self, t):
-        """Apply an action already in tuple form (the device's journal)."""
+        """Apply an action already in record form (the device's journal)."""
         self.state.check(t)
         self.state.apply(t)
         self.history.append(t)

@@ -387,13 +387,6 @@ class State:
             "power": None if self.powers is None else list(self.powers),
         }
 
-    def snapshot(self):
-        """Every field, for tests that compare states exactly."""
-        return (bytes(self.cult), bytes(self.ins), bytes(self.void), bytes(self.played),
-                self.rev, self.ritual, self.dealer, self.last, self.leader, self.wait,
-                self.wseat, self.wcount, self.rm_next, self.over, self.reason,
-                tuple(self.winners), None if self.powers is None else tuple(self.powers))
-
 
 def suggest(state, seat):
     """The best removal for `seat` now (highest own power, then most kept
@@ -402,7 +395,7 @@ def suggest(state, seat):
     return best_removal(state.stacks(seat), state.removal_count(seat), r.power, True)
 
 
-# -- log actions <-> tuples ---------------------------------------------------
+# -- log actions <-> records (bytes: 1 verb code, then small ints) ---------------------------------------------------
 
 def parse(rules, d):
     verb = d["do"]
@@ -420,19 +413,19 @@ def parse(rules, d):
                 if not rules.signs >> s & 1:
                     raise Rejected("sign %d is not in play with %d players" % (s, rules.humans))
                 t.append(s * 8 + v)
-            return tuple(t)
+            return bytes(t)
         keys(d, ("do", "winner", "value"))
-        return (_QUICK, need_int(need(d, "winner"), "winner", 0, n - 1),
-                need_int(need(d, "value"), "value", 1, 7))
+        return bytes((_QUICK, need_int(need(d, "winner"), "winner", 0, n - 1),
+                      need_int(need(d, "value"), "value", 1, 7)))
     if verb == "redirect":
         keys(d, ("do", "elder"))
-        return (_REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1)
+        return bytes((_REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1))
     if verb == "remove":
         keys(d, ("do", "seat", "elders"))
         t = [_REMOVE, need_int(need(d, "seat"), "seat", 0, n - 1)]
         for e in need_list(need(d, "elders"), "elders", 1, 21):
             t.append(need_int(e, "an Elder", 1, 7) - 1)
-        return tuple(t)
+        return bytes(t)
     raise Rejected("unknown verb for sete-selos")
 
 
