@@ -3,9 +3,8 @@
 The contract is ../shared/spec/session-log.md, restated in the README.
 """
 
-import json
-
 from altar.core import Rejected, Session
+from altar.jsonin import loads
 from altar.jsonout import dumps
 
 
@@ -13,9 +12,24 @@ class LogError(Exception):
     """A log line the engine refuses: `line` (1-based) and `reason`."""
 
     def __init__(self, line, reason):
-        Exception.__init__(self, "line %d: %s" % (line, reason))
+        super().__init__("line %d: %s" % (line, reason))
         self.line = line
         self.reason = reason
+
+
+def _text(raw, n):
+    if type(raw) is not bytes:
+        return raw
+    try:
+        s = raw.decode()
+    except ValueError:
+        raise LogError(n, "not UTF-8 text")
+    # MicroPython decodes UTF-8-encoded surrogates that CPython refuses.
+    if len(s) != len(raw):
+        for ch in s:
+            if "\ud800" <= ch <= "\udfff":
+                raise LogError(n, "not UTF-8 text")
+    return s
 
 
 def load(lines):
@@ -24,15 +38,12 @@ def load(lines):
     n = 0
     for raw in lines:
         n += 1
-        try:
-            s = raw.decode() if type(raw) is bytes else raw
-        except ValueError:
-            raise LogError(n, "not UTF-8 text")
+        s = _text(raw, n)
         s = s.strip()
         if not s:
             continue
         try:
-            obj = json.loads(s)
+            obj = loads(s)
         except ValueError:
             raise LogError(n, "not valid JSON")
         try:
