@@ -400,7 +400,7 @@ def test_power_options():
 
 
 def test_unknown_and_mistyped_options():
-    for opts, frag in (({"trumps": 1}, "unknown option 'trumps'"),
+    for opts, frag in (({"trumps": 1}, 'unknown option "trumps"'),
                        ({"power": 3}, "option 'power'"),
                        ({"banished_removal": "middle"}, "banished_removal"),
                        ({"power_2p_three": True}, "power_2p_three")):

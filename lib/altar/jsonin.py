@@ -3,11 +3,12 @@
 MicroPython's json.loads accepts what JSON forbids (`[1 2]`, trailing
 commas) and refuses what CPython takes (NaN), so a log would be valid on one
 VM and not the other. This reads RFC 8259 JSON only, nesting at most
-`_DEPTH` deep, and raises ValueError for anything else. Numbers with a
+`_DEPTH` deep and numbers at most `_DIGITS` long, and raises ValueError for anything else. Numbers with a
 fraction or exponent become floats (the engine refuses them as integers).
 """
 
 _DEPTH = 16
+_DIGITS = 100  # CPython refuses int() past 4300 digits, MicroPython does not
 _WS = " \t\n\r"
 _ESC = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LIT = {"t": ("true", True), "f": ("false", False), "n": ("null", None)}
@@ -104,6 +105,8 @@ def _number(s, i):
             raise ValueError("bad number")
         i = j
         exact = False
+    if i - a > _DIGITS:
+        raise ValueError("number too long")
     return (int(s[a:i]) if exact else float(s[a:i])), i
 
 

@@ -23,6 +23,10 @@ def main(argv):
     except LogError as e:
         sys.stderr.write("%s\n" % e)
         return 2
+    except OSError:
+        # MicroPython opens a directory and fails only when reading it.
+        sys.stderr.write("cannot read %s\n" % argv[1])
+        return 2
     finally:
         f.close()
     # Streamed: the whole line would not fit the board's heap as one string.

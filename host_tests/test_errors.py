@@ -1,0 +1,220 @@
+"""Refused logs in process (altar.log.load -> LogError with .line and .reason),
+blank-line numbering, and the command lines: `python -m altar.replay` and
+`altar replay LOG [--write FILE]`."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from altar import log
+from altar.core import Session
+from altar_host.randomplay import sete_selos_game
+from conftest import LIB, ROOT, run_replay
+from logcases import ERRORS, H3, UNDO, VALID, q, text
+
+
+def load_bytes(data):
+    return log.load(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_error_classes_in_process(name):
+    data, line, fragment = ERRORS[name]
+    with pytest.raises(log.LogError) as e:
+        load_bytes(data)
+    assert e.value.line == line, (e.value.line, e.value.reason)
+    assert fragment in e.value.reason, e.value.reason
+    assert str(e.value) == "line %d: %s" % (line, e.value.reason)
+    assert "\n" not in e.value.reason
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ERRORS if b"\xff" not in ERRORS[n][0]
+                                        and "utf8" not in n))
+def test_error_classes_from_str_lines(name):
+    """load() takes str lines as well as bytes, with the same verdict."""
+    data, line, fragment = ERRORS[name]
+    with pytest.raises(log.LogError) as e:
+        log.load(io.StringIO(data.decode("utf-8")))
+    assert (e.value.line, fragment in e.value.reason) == (line, True), e.value.reason
+
+
+def test_valid_logs_load_from_bytes_and_str():
+    for name in ("unicode-names-blank-lines", "crlf-no-final-newline", "prefix-4p-awaiting-remove"):
+        data = VALID[name]
+        assert load_bytes(data).view() == log.load(io.StringIO(data.decode("utf-8"))).view()
+        assert load_bytes(data).view() == log.load(data.splitlines()).view()
+
+
+# -- line numbers count blank lines --------------------------------------------
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t", "\r", " \t \r"])
+def test_blank_lines_count_in_numbering(blank):
+    lines = [json.dumps(H3), blank, json.dumps(q(0, 1)), blank, blank, json.dumps(q(0, 9))]
+    with pytest.raises(log.LogError) as e:
+        log.load([ln + "\n" for ln in lines])
+    assert e.value.line == 6
+    assert "value must be 1..7, not 9" in e.value.reason
+
+
+def test_blank_lines_before_the_header():
+    with pytest.raises(log.LogError) as e:
+        load_bytes(b"\n \n\n" + text({"altar": 1, "game": "xadrez", "players": ["a", "b"]}))
+    assert e.value.line == 4 and "unknown game" in e.value.reason
+    s = load_bytes(b"\n \n\n" + text(H3, "", q(2, 5)))
+    assert s.view()["ritual"] == 1
+
+
+def test_crlf_lines_number_like_lf():
+    data = b"\r\n".join([json.dumps(H3).encode(), b"", json.dumps(q(1, 1)).encode(), b"{"])
+    with pytest.raises(log.LogError) as e:
+        load_bytes(data)
+    assert (e.value.line, e.value.reason) == (4, "not valid JSON")
+
+
+def test_error_is_the_first_bad_line():
+    """Later bad lines are not looked at; the state before the bad line counts."""
+    with pytest.raises(log.LogError) as e:
+        load_bytes(text(H3, q(0, 1), UNDO, UNDO, "not json", {"do": "nope"}))
+    assert (e.value.line, e.value.reason) == (4, "nothing to undo")
+
+
+def test_empty_and_blank_logs_name_line_1():
+    for data in (b"", b"\n", b"   \n\n\t\n"):
+        with pytest.raises(log.LogError) as e:
+            load_bytes(data)
+        assert e.value.line == 1 and "empty" in e.value.reason
+
+
+# -- python -m altar.replay -------------------------------------------------------
+
+def replay_cmd(*args):
+    env = dict(os.environ, PYTHONPATH=LIB)
+    p = subprocess.run([sys.executable, "-m", "altar.replay"] + list(args), env=env,
+                       capture_output=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_replay_without_argument():
+    rc, out, err = replay_cmd()
+    assert (rc, out) == (2, b"")
+    assert b"usage" in err and err.count(b"\n") == 1
+
+
+def test_replay_with_two_arguments(tmp_path):
+    p = tmp_path / "a.jsonl"
+    p.write_bytes(text(H3))
+    rc, out, err = replay_cmd(str(p), str(p))
+    assert (rc, out) == (2, b"") and b"usage" in err
+
+
+def test_replay_missing_file(tmp_path):
+    path = str(tmp_path / "nope.jsonl")
+    rc, out, err = replay_cmd(path)
+    assert (rc, out) == (2, b"")
+    assert err == ("cannot read %s\n" % path).encode()
+
+
+@pytest.mark.parametrize("vm", ["cpython", "micropython"])
+def test_replay_missing_file_both_vms(tmp_path, vm):
+    path = str(tmp_path / "nope.jsonl")
+    assert run_replay(vm, path) == (2, b"", ("cannot read %s\n" % path).encode())
+
+
+@pytest.mark.parametrize("vm", ["cpython", "micropython"])
+def test_replay_directory(tmp_path, vm):
+    """A path that opens but cannot be read as a file: still exit 2, one line."""
+    rc, out, err = run_replay(vm, str(tmp_path))
+    assert (rc, out) == (2, b"")
+    assert err.count(b"\n") == 1 and b"cannot read" in err, err
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads any file")
+def test_replay_unreadable_file(tmp_path):
+    p = tmp_path / "secret.jsonl"
+    p.write_bytes(text(H3))
+    p.chmod(0)
+    try:
+        rc, out, err = replay_cmd(str(p))
+    finally:
+        p.chmod(0o644)
+    assert (rc, out) == (2, b"") and b"cannot read" in err
+
+
+# -- altar replay LOG [--write FILE] ---------------------------------------------
+
+def altar_cmd(*args):
+    exe = os.path.join(os.path.dirname(sys.executable), "altar")
+    cmd = [exe] if os.path.exists(exe) else [sys.executable, "-m", "altar_host.cli"]
+    p = subprocess.run(cmd + list(args), capture_output=True, timeout=60, cwd=ROOT)
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.mark.parametrize("name", ["game-4p-s401-q25-u15", "prefix-3p-awaiting-redirect",
+                                  "unicode-names-blank-lines", "header-only-2p"])
+def test_altar_replay_same_bytes_as_module(tmp_path, name):
+    p = tmp_path / "log.jsonl"
+    p.write_bytes(VALID[name])
+    got = altar_cmd("replay", str(p))
+    assert got[0] == 0 and got[2] == b""
+    assert got == replay_cmd(str(p))
+
+
+@pytest.mark.parametrize("name", ["undo-past-start", "invalid-utf8", "unknown-key-non-ascii",
+                                  "empty-file", "remove-wrong-count"])
+def test_altar_replay_errors_like_module(tmp_path, name):
+    p = tmp_path / "log.jsonl"
+    p.write_bytes(ERRORS[name][0])
+    w = tmp_path / "out.jsonl"
+    got = altar_cmd("replay", str(p), "--write", str(w))
+    assert got[0] == 2 and got[1] == b""
+    assert got == replay_cmd(str(p))
+    assert not w.exists()
+
+
+def test_altar_replay_missing_file(tmp_path):
+    rc, out, err = altar_cmd("replay", str(tmp_path / "nope.jsonl"))
+    assert (rc, out) == (2, b"") and b"cannot read" in err
+
+
+@pytest.mark.parametrize("players,seed", [(2, 5), (3, 3), (4, 12)])
+def test_altar_replay_write_drops_undone_actions(tmp_path, players, seed):
+    h, a = sete_selos_game(players, seed, quick=30, undo=50)
+    h = dict(h, players=["João", "Zoë", "🐙", "Ana"][:players])
+    assert UNDO in a
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(text(h, "", *a))
+    w = tmp_path / "out.jsonl"
+    rc, out, err = altar_cmd("replay", str(src), "--write", str(w))
+    assert (rc, err) == (0, b"")
+    written = w.read_bytes()
+    lines = written.decode("utf-8").splitlines()
+    assert written.endswith(b"\n") and "" not in lines
+    assert json.loads(lines[0]) == h
+    kept = [json.loads(ln) for ln in lines[1:]]
+    assert UNDO not in kept
+    s = Session(h)
+    for x in a:
+        s.do(x)
+    assert kept == s.actions()
+    assert len(kept) == len(a) - 2 * a.count(UNDO)
+    # The written log replays to the same bytes, on both VMs.
+    assert replay_cmd(str(w)) == (0, out, b"")
+    assert run_replay("micropython", str(w)) == (0, out, b"")
+    # Writing it again is a fixed point.
+    w2 = tmp_path / "out2.jsonl"
+    assert altar_cmd("replay", str(w), "--write", str(w2))[0] == 0
+    assert w2.read_bytes() == written
+
+
+def test_altar_replay_write_all_undone(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(text(H3, q(0, 1), q(1, 2), UNDO, UNDO))
+    w = tmp_path / "out.jsonl"
+    rc, out, _ = altar_cmd("replay", str(src), "--write", str(w))
+    assert rc == 0
+    assert [json.loads(ln) for ln in w.read_text(encoding="utf-8").splitlines()] == [H3]
+    assert out == replay_cmd(str(w))[1]
