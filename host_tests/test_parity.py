@@ -19,9 +19,10 @@ from altar import log
 from conftest import run_replay
 from logcases import ERRORS, H3, VALID, text
 
-# Inputs on which the VMs' own primitives (str.strip, bytes.decode, int())
-# disagree. Each entry: (log bytes, what happens). They are kept apart from
-# the contract cases so that a difference is reported, not hidden.
+# Inputs on which the VMs' own primitives (str.strip, bytes.decode, int(),
+# json.loads) disagree. Each entry: (log bytes, what the raw primitives do).
+# The engine makes both VMs agree on all of them; they stay as regression
+# cases, apart from the contract cases.
 EDGES = {
     # CPython's str.strip() removes Unicode whitespace, MicroPython's only
     # ASCII whitespace; the JSON reader then sees the character.
@@ -86,9 +87,6 @@ EDGES = {
                      "MicroPython MemoryError at 100000 deep"),
     "escaped-nul-in-key": (text(H3, '{"do": "undo", "a\\u0000b": 1}'), "a NUL in the message"),
 }
-
-# After the engine's fixes these still differ; each needs an engine change
-# (no VM setting can make the two agree), so they are expected failures.
 
 LINE = re.compile(rb"^line (\d+): ([^\n]+)\n$")
 VMS = ("cpython", "micropython")
