@@ -10,7 +10,7 @@ Everything is built at import from fixed seeds, so it is the same on every run.
 import json
 
 from altar.core import Session
-from altar_host.randomplay import sete_selos_game
+from altar_host.randomplay import ritos_game, sete_selos_game
 
 H2 = {"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia"]}
 H3 = {"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia", "Caio"]}
@@ -117,6 +117,14 @@ _h = dict(_h, players=["Zoë", "João"])
 VALID["crlf-no-final-newline"] = b"\r\n".join(
     json.dumps(x, ensure_ascii=False).encode() for x in [_h] + _a)
 VALID["tabs-and-spaces-around"] = text("\t" + json.dumps(H3) + "  ", " \t ", " " + json.dumps(q(1, 3)) + "\t")
+
+# Ritos Ancestrais: whole games, one with undo, and games cut short.
+for players in (2, 3, 4):
+    for seed in range(3):
+        h, a = ritos_game(players, seed, undo=20 * seed)
+        VALID["ritos-%dp-s%d" % (players, seed)] = text(h, *a)
+        VALID["ritos-%dp-s%d-before-hands" % (players, seed)] = text(h, *a[:-1])
+        VALID["ritos-%dp-s%d-half" % (players, seed)] = text(h, *a[:len(a) // 2])
 
 # -- error logs: one per error class of the contract --------------------------
 
@@ -277,3 +285,17 @@ err("header-first-bool", text(dict(H3, first=True)), 1, "first must be an intege
 err("header-seed-string", text(dict(H3, seed="7")), 1, "seed must be an integer")
 err("header-deck", text(dict(H3, deck={"numbers": [1, 20]})), 1, "deck is only for fantasmagoria")
 err("header-after-blank-lines", b"\n\n" + text(dict(H3, altar=0)), 3, "unsupported log version")
+
+RH = {"altar": 1, "game": "ritos-ancestrais", "players": ["A", "B", "C"], "first": 1}
+_h, _a = ritos_game(3, 1)
+err("ritos-score-after-final-turn", text(_h, *_a[:-1], {"do": "score", "points": 1}),
+    len(_a) + 1, "final turn is over")
+err("ritos-hands-too-early", text(RH, {"do": "hands", "counts": [1, 2, 3]}), 2,
+    "after the final turn")
+err("ritos-bonus-bad-seat", text(_h, *_a[:-1], {"do": "bonus", "seat": 3, "points": 1}),
+    len(_a) + 1, "seat must be 0..2, not 3")
+err("ritos-points-range", text(RH, {"do": "score", "points": 10 ** 6}), 2, "points must be -999..999")
+err("ritos-unknown-verb", text(RH, {"do": "ritual", "winner": 0, "value": 1}), 2, "unknown verb")
+err("ritos-one-player", text(dict(RH, players=["A"], first=0)), 1, "2 to 4 players")
+err("ritos-bad-invocation", text(dict(RH, options={"invocations": [{"name": "X"}]})), 1,
+    "each invocation")

@@ -1,21 +1,29 @@
-"""Golden transcript of one complete 4-player game: the state after every
-action, as the replay prints it. ALTAR_REGEN=1 rewrites it (then read the
+"""Golden transcripts of complete games (Sete Selos with 4 players, Ritos
+Ancestrais with 3): the state after every action, as the replay prints it. ALTAR_REGEN=1 rewrites it (then read the
 diff before committing)."""
 
 import json
 import os
+
+import pytest
 
 from altar.core import Session
 from altar.jsonout import dumps
 from altar_host.cli import EXAMPLES
 from conftest import HERE, run_replay
 
-LOG = os.path.join(EXAMPLES, "sete-selos-4p.jsonl")
-GOLDEN = os.path.join(HERE, "golden", "sete-selos-4p.transcript")
+GAMES = ("sete-selos-4p", "ritos-ancestrais-3p")
+LOG, GOLDEN = (os.path.join(EXAMPLES, "sete-selos-4p.jsonl"),
+               os.path.join(HERE, "golden", "sete-selos-4p.transcript"))
 
 
-def transcript():
-    with open(LOG, encoding="utf-8") as f:
+def paths(name):
+    return (os.path.join(EXAMPLES, name + ".jsonl"),
+            os.path.join(HERE, "golden", name + ".transcript"))
+
+
+def transcript(log_path):
+    with open(log_path, encoding="utf-8") as f:
         lines = [ln for ln in f.read().splitlines() if ln.strip()]
     s = Session(json.loads(lines[0]))
     out = []
@@ -26,12 +34,14 @@ def transcript():
     return out
 
 
-def test_golden_transcript():
-    got = transcript()
+@pytest.mark.parametrize("name", GAMES)
+def test_golden_transcript(name):
+    log_path, golden = paths(name)
+    got = transcript(log_path)
     if os.environ.get("ALTAR_REGEN"):
-        with open(GOLDEN, "w", encoding="utf-8") as f:
+        with open(golden, "w", encoding="utf-8") as f:
             f.write("\n".join(got) + "\n")
-    with open(GOLDEN, encoding="utf-8") as f:
+    with open(golden, encoding="utf-8") as f:
         assert got == f.read().splitlines()
 
 
@@ -45,8 +55,10 @@ def test_golden_game_is_complete_and_rich():
     assert {"ritual", "redirect", "remove"} <= set(verbs)
 
 
-def test_golden_final_state_on_both_vms():
-    with open(GOLDEN, encoding="utf-8") as f:
+@pytest.mark.parametrize("name", GAMES)
+def test_golden_final_state_on_both_vms(name):
+    log_path, golden = paths(name)
+    with open(golden, encoding="utf-8") as f:
         want = (f.read().splitlines()[-1][3:] + "\n").encode()
     for vm in ("cpython", "micropython"):
-        assert run_replay(vm, LOG) == (0, want, b"")
+        assert run_replay(vm, log_path) == (0, want, b"")

@@ -81,3 +81,37 @@ def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None
         else:
             do({"do": "ritual", "cards": [list(c) for c in cards]})
     return header, actions
+
+
+def ritos_game(players=3, seed=0, undo=0):
+    """(header, actions): a whole game of Ritos Ancestrais with random points
+    (some turns pass, now and then a correction), bonuses and hand counts."""
+    rng = Rng(seed)
+    header = {"altar": 1, "game": "ritos-ancestrais",
+              "players": ["P%d" % (i + 1) for i in range(players)],
+              "first": rng.below(players), "seed": seed}
+    s = Session(header)
+    st = s.state
+    actions = []
+
+    def do(a):
+        s.do(a)
+        actions.append(a)
+        if rng.below(100) < undo:
+            s.do({"do": "undo"})
+            actions.append({"do": "undo"})
+            s.do(a)
+            actions.append(a)
+
+    while not st.done:
+        k = rng.below(10)
+        if k < 6:
+            do({"do": "score", "points": 1 + rng.below(5)})
+            if rng.below(10) == 0:
+                do({"do": "score", "points": -1})
+        do({"do": "end-turn"})
+    for seat in range(players):
+        if rng.below(3) == 0:
+            do({"do": "bonus", "seat": seat, "points": 1 + rng.below(4)})
+    do({"do": "hands", "counts": [rng.below(8) for _ in range(players)]})
+    return header, actions

@@ -1,13 +1,18 @@
-"""Rewrite the bundled example game (a random legal 4-player game, seed 1)."""
+"""Rewrite the bundled example games (random legal games, fixed seeds)."""
 
 import os
 
 from altar import log
-from altar_host.randomplay import sete_selos_game
+from altar_host.randomplay import ritos_game, sete_selos_game
+
+EXAMPLES = {
+    "sete-selos-4p.jsonl": lambda: sete_selos_game(4, seed=1, quick=10),
+    "ritos-ancestrais-3p.jsonl": lambda: ritos_game(3, seed=4),
+}
 
 if __name__ == "__main__":
-    h, actions = sete_selos_game(4, seed=1, quick=10)
-    path = os.path.join(os.path.dirname(__file__), "sete-selos-4p.jsonl")
-    with open(path, "w", encoding="utf-8") as f:
-        for line in log.lines(h, actions):
-            f.write(line + "\n")
+    for name, make in sorted(EXAMPLES.items()):
+        h, actions = make()
+        with open(os.path.join(os.path.dirname(__file__), name), "w", encoding="utf-8") as f:
+            for line in log.lines(h, actions):
+                f.write(line + "\n")

@@ -1,0 +1,172 @@
+"""Ritos Ancestrais: turns, points as scored, the 21-point end, bonuses and
+the hand-size tie-break.
+
+Points are entered as numbers (the manual lists neither the cards nor the
+invocations' points). The game ends in one place, `State._end_turn`: once a
+seat has reached 21, turns go on up to the seat before the initial player;
+then bonuses and hand counts are entered and `hands` closes the game.
+"""
+
+from altar.core import Rejected, const, keys, need, need_int, need_list, merge_options
+
+NAME = "ritos-ancestrais"
+GOAL = const(21)
+HAND_LIMIT = const(7)
+
+# Named invocations are optional data: name, symbols needed, points (None when
+# unknown). The manual names only the Deep One's symbols, and no points.
+INVOCATIONS = [
+    {"name": "Deep One", "symbols": {"necronomicon": 1, "elder-sign": 2, "miskatonic": 1},
+     "points": None},
+]
+SYMBOLS = ("necronomicon", "elder-sign", "pnakotic", "miskatonic", "yellow-sign", "cthulhu")
+
+# The turn's steps, for the device to show; "one action" is done once points
+# were entered this turn (the other steps leave no trace in the log).
+CHECKLIST = ("draw 2", "one action", "discard to %d" % HAND_LIMIT)
+
+OPTIONS = {"invocations": INVOCATIONS}
+
+_SCORE = const(1)
+_END_TURN = const(2)
+_BONUS = const(3)
+_HANDS = const(4)
+_POINTS = const(999)  # a sane bound for one entry
+
+
+def _check_invocations(inv):
+    for x in inv:
+        if sorted(x) != ["name", "points", "symbols"] or type(x["name"]) is not str:
+            raise Rejected("each invocation is {\"name\", \"symbols\", \"points\"}")
+        if x["points"] is not None:
+            need_int(x["points"], "an invocation's points", 0, _POINTS)
+        if type(x["symbols"]) is not dict:
+            raise Rejected("an invocation's symbols must be an object")
+        for s in sorted(x["symbols"]):
+            if s not in SYMBOLS:
+                raise Rejected("unknown symbol '%s'" % s)
+            need_int(x["symbols"][s], "a symbol count", 1, 7)
+
+
+class Rules:
+    def __init__(self, players, first, seed, options, deck):
+        n = len(players)
+        if n < 2 or n > 4:
+            raise Rejected("ritos-ancestrais is for 2 to 4 players, not %d" % n)
+        if deck is not None:
+            raise Rejected("deck is only for fantasmagoria")
+        o = merge_options(OPTIONS, options)
+        _check_invocations(o["invocations"])
+        self.players = players
+        self.options = o
+        self.invocations = o["invocations"]
+        self.seats = n
+        self.first = first
+        self.seed = seed
+
+
+class State:
+    def __init__(self, rules):
+        self.rules = rules
+        self.reset()
+
+    def reset(self):
+        n = self.rules.seats
+        self.scores = [0] * n
+        self.turn = self.rules.first
+        self.acted = False     # points entered this turn
+        self.trigger = -1      # seat that first reached 21
+        self.done = False      # the final turn is over
+        self.hands = None
+        self.over = False
+        self.winners = []
+
+    def check(self, t):
+        if self.over:
+            raise Rejected("the game is over")
+        v = t[0]
+        if v == _SCORE or v == _END_TURN:
+            if self.done:
+                raise Rejected("the final turn is over: enter bonuses, then hands")
+        elif not self.done:
+            raise Rejected("bonuses and hands come after the final turn")
+
+    def apply(self, t):
+        v = t[0]
+        if v == _SCORE:
+            self.scores[self.turn] += t[1]
+            self.acted = True
+            if self.trigger < 0 and self.scores[self.turn] >= GOAL:
+                self.trigger = self.turn
+        elif v == _END_TURN:
+            self._end_turn()
+        elif v == _BONUS:
+            self.scores[t[1]] += t[2]
+        else:
+            self.hands = list(t[1:])
+            self._finish()
+
+    def _end_turn(self):
+        """Next seat; once 21 was reached, the round ends at the seat before
+        the initial player, so that everyone had as many turns."""
+        nxt = (self.turn + 1) % self.rules.seats
+        self.acted = False
+        if self.trigger >= 0 and nxt == self.rules.first:
+            self.done = True
+            return
+        self.turn = nxt
+
+    def _finish(self):
+        # Highest score; then more cards in hand; still tied: a shared win.
+        n = self.rules.seats
+        best = max([(self.scores[s], self.hands[s]) for s in range(n)])
+        self.winners = [s for s in range(n) if (self.scores[s], self.hands[s]) == best]
+        self.over = True
+
+    def checklist(self):
+        """(step, done) for the turn in progress."""
+        return ((CHECKLIST[0], False), (CHECKLIST[1], self.acted), (CHECKLIST[2], False))
+
+    def view(self):
+        return {
+            "game": NAME,
+            "status": "over" if self.over else "playing",
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "turn": self.turn,
+            "final": self.trigger >= 0,
+            "hands": None if self.hands is None else list(self.hands),
+        }
+
+
+def parse(rules, d):
+    verb = d["do"]
+    n = rules.seats
+    if verb == "score":
+        keys(d, ("do", "points"))
+        return (_SCORE, need_int(need(d, "points"), "points", -_POINTS, _POINTS))
+    if verb == "end-turn":
+        keys(d, ("do",))
+        return (_END_TURN,)
+    if verb == "bonus":
+        keys(d, ("do", "seat", "points"))
+        return (_BONUS, need_int(need(d, "seat"), "seat", 0, n - 1),
+                need_int(need(d, "points"), "points", -_POINTS, _POINTS))
+    if verb == "hands":
+        keys(d, ("do", "counts"))
+        t = [_HANDS]
+        for c in need_list(need(d, "counts"), "counts", n, n):
+            t.append(need_int(c, "a hand count", 0, 99))
+        return tuple(t)
+    raise Rejected("unknown verb for ritos-ancestrais")
+
+
+def unparse(t):
+    v = t[0]
+    if v == _SCORE:
+        return {"do": "score", "points": t[1]}
+    if v == _END_TURN:
+        return {"do": "end-turn"}
+    if v == _BONUS:
+        return {"do": "bonus", "seat": t[1], "points": t[2]}
+    return {"do": "hands", "counts": list(t[1:])}
