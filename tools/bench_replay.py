@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmark the replay of Sete Selos session logs on CPython and MicroPython.
+"""Benchmark the replay of Sete Selos and Ritos Ancestrais session logs on CPython and MicroPython.
 
     .venv/bin/python tools/bench_replay.py [--seeds 300] [--no-write]
 
-1. Builds the longest whole games over `--seeds` seeds for 2, 3 and 4 players
-   (no undo), the longest with undo=50 (many undo lines: the heaviest case),
-   and a header-only log (what loading the code alone costs).
+1. Builds, for each game (Sete Selos, Ritos Ancestrais), the longest whole
+   games over `--seeds` seeds for 2, 3 and 4 players (no undo), the longest
+   with undo=50 (many undo lines: the heaviest case), and a header-only log
+   (what loading the code alone costs). Ritos logs are named "ritos-...".
 2. Bisects the smallest `micropython -X heapsize=` at which the replay exits 0
    and prints the same stdout bytes as CPython, loading lib/altar/*.py source
    and loading .mpy files compiled with mpy-cross; near the edge success is not
@@ -14,7 +15,7 @@
    MicroPython (.py) and MicroPython (.mpy): start-up and compile excluded.
 4. Prints the tables and writes BENCHMARKS.md at the repository root.
 
-Finishes in about a minute or two on 2 cores. Uses only temp files; nothing in
+Finishes in about two minutes on 2 cores. Uses only temp files; nothing in
 lib/ is touched (no __pycache__ either).
 """
 
@@ -36,7 +37,11 @@ LIB = os.path.join(ROOT, "lib")
 sys.path[:0] = [LIB, os.path.join(ROOT, "tools")]
 
 from altar import log  # noqa: E402
-from altar_host.randomplay import sete_selos_game  # noqa: E402
+from altar_host.randomplay import ritos_game, sete_selos_game  # noqa: E402
+
+# (game label, log-name prefix, generator, engine module the log's header selects)
+GAMES = [("sete-selos", "", sete_selos_game, "sete_selos"),
+         ("ritos-ancestrais", "ritos-", ritos_game, "ritos_ancestrais")]
 
 GOAL = 24 * 1024          # the issue's goal: a whole game replays in a 24 KB heap
 STEP = 64                 # heap search resolution in bytes (2 GC blocks on 64-bit)
@@ -74,7 +79,7 @@ print("%d.%03d" % (us // 1000, us % 1000))
 # MicroPython's sys module is read-only (no `sys.argv = ...`): pass argv to main().
 REPLAY_C = ("import sys\nfrom altar import replay\n"
             "sys.exit(replay.main(['replay', %r]))\n")
-LIVE_C = ("import gc\nfrom altar import replay, log, sete_selos\ngc.collect()\n"
+LIVE_C = ("import gc\nfrom altar import replay, log, GAME_MODULE\ngc.collect()\n"
           "a = gc.mem_alloc()\nf = open(%r, 'rb')\ns = log.load(f)\nf.close()\nv = s.view()\n"
           "gc.collect()\nprint('LIVE', a, gc.mem_alloc())\n")
 
@@ -108,11 +113,11 @@ def out(cmd, env=None):
 
 # -- 1. logs -------------------------------------------------------------------
 
-def longest(players_list, seeds, undo):
+def longest(gen, players_list, seeds, undo):
     best = None
     for players in players_list:
         for seed in range(seeds):
-            h, a = sete_selos_game(players=players, seed=seed, undo=undo)
+            h, a = gen(players=players, seed=seed, undo=undo)
             if best is None or len(a) > len(best[2]):
                 best = (players, seed, a, h)
     return best
@@ -121,25 +126,31 @@ def longest(players_list, seeds, undo):
 def build_logs(tmp, seeds):
     specs = [("2p", [2], 0), ("3p", [3], 0), ("4p", [4], 0), ("undo50", [2, 3, 4], 50)]
     logs = []
-    for name, pl, undo in specs:
-        players, seed, actions, header = longest(pl, seeds, undo)
-        if undo:
-            name = "%dp-%s" % (players, name)
-        path = os.path.join(tmp, "%s.jsonl" % name)
+    for game, prefix, gen, module in GAMES:
+        glogs = []
+        for name, pl, undo in specs:
+            players, seed, actions, header = longest(gen, pl, seeds, undo)
+            if undo:
+                name = "%dp-%s" % (players, name)
+            name = prefix + name
+            path = os.path.join(tmp, "%s.jsonl" % name)
+            with open(path, "w") as f:
+                for s in log.lines(header, actions):
+                    f.write(s + "\n")
+            glogs.append({"name": name, "game": game, "module": module, "path": path,
+                          "players": players, "seed": seed, "undo_pct": undo,
+                          "actions": len(actions),
+                          "undos": sum(1 for a in actions if a["do"] == "undo"),
+                          "bytes": os.path.getsize(path), "header": header})
+        h = glogs[2]["header"]  # the 4-player game's header, no actions
+        path = os.path.join(tmp, "%sheader-only.jsonl" % prefix)
         with open(path, "w") as f:
-            for s in log.lines(header, actions):
-                f.write(s + "\n")
-        logs.append({"name": name, "path": path, "players": players, "seed": seed,
-                     "undo_pct": undo, "actions": len(actions),
-                     "undos": sum(1 for a in actions if a["do"] == "undo"),
-                     "bytes": os.path.getsize(path), "header": header})
-    h = logs[2]["header"]  # the 4-player game's header, no actions
-    path = os.path.join(tmp, "header-only.jsonl")
-    with open(path, "w") as f:
-        f.write(next(iter(log.lines(h, []))) + "\n")
-    logs.append({"name": "header-only", "path": path, "players": len(h["players"]),
-                 "seed": h["seed"], "undo_pct": 0, "actions": 0, "undos": 0,
-                 "bytes": os.path.getsize(path), "header": h})
+            f.write(next(iter(log.lines(h, []))) + "\n")
+        glogs.append({"name": prefix + "header-only", "game": game, "module": module,
+                      "path": path, "players": len(h["players"]), "seed": h["seed"],
+                      "undo_pct": 0, "actions": 0, "undos": 0,
+                      "bytes": os.path.getsize(path), "header": h})
+        logs += glogs
     for lg in logs:
         rc, so, se = run([sys.executable, "-m", "altar.replay", lg["path"]], {"PYTHONPATH": LIB})
         if rc != 0:
@@ -218,7 +229,7 @@ def heap_table(logs, modes):
 
 def live_bytes(path_dir, lg):
     """gc.mem_alloc() after gc.collect(): (code loaded, code + the replayed session)."""
-    rc, so, se = mp_replay(path_dir, lg, None, False, LIVE_C)
+    rc, so, se = mp_replay(path_dir, lg, None, False, LIVE_C.replace("GAME_MODULE", lg["module"]))
     w = so.split()
     if rc != 0 or len(w) != 3 or w[0] != b"LIVE":
         sys.exit("bench_replay: live-memory probe failed: %s" % (so + se).decode())
@@ -296,8 +307,8 @@ def md_table(head, rows):
 def report(m, logs, heap, timing, mpy_via_m, args, elapsed):
     games = [lg for lg in logs if lg["actions"]]
     t_logs = md_table(
-        ["log", "players", "seed", "action lines", "undo lines", "bytes"],
-        [(lg["name"], lg["players"], lg["seed"], lg["actions"], lg["undos"], lg["bytes"])
+        ["log", "game", "players", "seed", "action lines", "undo lines", "bytes"],
+        [(lg["name"], lg["game"], lg["players"], lg["seed"], lg["actions"], lg["undos"], lg["bytes"])
          for lg in logs])
     t_heap = {}
     for mode in ("py", "mpy"):
@@ -305,19 +316,19 @@ def report(m, logs, heap, timing, mpy_via_m, args, elapsed):
         for lg in logs:
             lowest, stable, _ = heap[(lg["name"], mode, "min")]
             code, live = heap[(lg["name"], mode, "live")]
-            rows.append((lg["name"], kb(stable), kb(lowest),
+            rows.append((lg["name"], lg["game"], kb(stable), kb(lowest),
                          "yes" if heap[(lg["name"], mode, "goal")] else "no",
                          kb(code), kb(live - code)))
-        t_heap[mode] = md_table(["log", "smallest heap (stable)", "lowest pass",
+        t_heap[mode] = md_table(["log", "game", "smallest heap (stable)", "lowest pass",
                                  "passes at 24k", "live: code loaded", "live: + session"], rows)
     rows = []
     for lg in games:
         c = timing[(lg["name"], "cpython")][0]
         p = timing[(lg["name"], "py")][0]
         y = timing[(lg["name"], "mpy")][0]
-        rows.append((lg["name"], lg["actions"], "%.1f" % c, "%.1f" % p, "%.1f" % y,
+        rows.append((lg["name"], lg["game"], lg["actions"], "%.1f" % c, "%.1f" % p, "%.1f" % y,
                      "%.1f×" % (p / c), "%.1f×" % (y / c)))
-    t_time = md_table(["log", "action lines", "CPython µs/action", "MicroPython .py µs/action",
+    t_time = md_table(["log", "game", "action lines", "CPython µs/action", "MicroPython .py µs/action",
                        "MicroPython .mpy µs/action", ".py / CPython", ".mpy / CPython"], rows)
 
     def worst(mode):
@@ -345,11 +356,12 @@ def report(m, logs, heap, timing, mpy_via_m, args, elapsed):
         verdict.append("From source the header-only log already needs %s, %d%% of the worst "
                        "game: compiling the engine's modules, not the game state, sets the "
                        "figure, so the board should load .mpy files." % (kb(hp), 100 * hp // sp))
-    code = heap[("header-only", "mpy", "live")][0]
-    sess = max(heap[(lg["name"], "mpy", "live")][1] - code for lg in games)
+    code = max(heap[(lg["name"], "mpy", "live")][0] for lg in logs)
+    sess = max(heap[(lg["name"], "mpy", "live")][1] - heap[(lg["name"], "mpy", "live")][0]
+               for lg in games)
     if hy:
         verdict.append("With .mpy the header-only log already needs %s (stable); live after a "
-                       "collection, the loaded code is %d bytes and the largest finished "
+                       "collection, the loaded code is at most %d bytes and the largest finished "
                        "session only %d more, so the rest is transient garbage (JSON "
                        "parsing, views) and fragmentation: the code, not the game, is most "
                        "of the heap." % (kb(hy), code, sess))
@@ -373,9 +385,9 @@ def report(m, logs, heap, timing, mpy_via_m, args, elapsed):
 
     return """# Benchmarks
 
-Replay of Sete Selos session logs (`python -m altar.replay LOG`) on CPython and
-on the MicroPython unix port. Generated by `tools/bench_replay.py` on {date}
-(engine at `{rev}`, {seeds} seeds per player count, run took {elapsed:.0f} s);
+Replay of Sete Selos and Ritos Ancestrais session logs (`python -m altar.replay
+LOG`) on CPython and on the MicroPython unix port. Generated by `tools/bench_replay.py` on {date}
+(engine at `{rev}`, {seeds} seeds per game and player count, run took {elapsed:.0f} s);
 rerun it to refresh this file.
 
 ## Machine
@@ -396,12 +408,16 @@ The logs are the longest whole random legal games from
 players (no undo, rituals entered as cards), the longest with `undo=50` (half
 the actions followed by undo and redo; undo resets the state and replays the
 kept actions, the heaviest case) and the 4-player header alone (the cost of
-loading the code). The smallest heap is bisected over `micropython -X
+loading the code). The Ritos Ancestrais logs (rows `ritos-…`, game
+`ritos-ancestrais`) are picked the same way from
+`altar_host.randomplay.ritos_game` over the same seeds 0..{seedmax} (2, 3 and 4
+players, the longest with `undo=50` over all three, and the 4-player header
+alone) and measured exactly like the Sete Selos ones. The smallest heap is bisected over `micropython -X
 heapsize=N` in 64-byte steps for exit 0 and stdout byte-identical to CPython's,
 then ±4 KB around the edge is scanned because fragmentation makes success
 non-monotonic there: *stable* is the size from which every scanned size passes,
 *lowest* the smallest that passed; "live" is `gc.mem_alloc()` after
-`gc.collect()` with the engine imported, then the extra once the log is loaded
+`gc.collect()` with the engine and the log's game module imported, then the extra once the log is loaded
 and viewed. The .mpy runs put only `altar/*.mpy` from mpy-cross on
 `MICROPYPATH` ({mode_note}). Time per action comes from a driver that reads
 the log, replays it once to warm up, then times `log.load()` of its lines in a
