@@ -12,6 +12,20 @@ from altar.rng import Rng
 from altar import sete_selos
 
 
+def _recorder(session, rng, undo, actions):
+    """do(a): apply and record a; `undo` per cent of the time also record an
+    undo and the same action again."""
+    def do(a):
+        session.do(a)
+        actions.append(a)
+        if rng.below(100) < undo:
+            session.do({"do": "undo"})
+            actions.append({"do": "undo"})
+            session.do(a)
+            actions.append(a)
+    return do
+
+
 def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None):
     """(header, actions): one whole game.
 
@@ -30,15 +44,7 @@ def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None
     deck = [(g, v) for g in range(4) if r.signs >> g & 1 for v in range(1, 8)]
     hands = [[] for _ in range(r.seats)]
     actions = []
-
-    def do(a):
-        s.do(a)
-        actions.append(a)
-        if rng.below(100) < undo:
-            s.do({"do": "undo"})
-            actions.append({"do": "undo"})
-            s.do(a)
-            actions.append(a)
+    do = _recorder(s, rng, undo, actions)
 
     while not st.over:
         view = st.view()
@@ -93,15 +99,7 @@ def ritos_game(players=3, seed=0, undo=0):
     s = Session(header)
     st = s.state
     actions = []
-
-    def do(a):
-        s.do(a)
-        actions.append(a)
-        if rng.below(100) < undo:
-            s.do({"do": "undo"})
-            actions.append({"do": "undo"})
-            s.do(a)
-            actions.append(a)
+    do = _recorder(s, rng, undo, actions)
 
     while not st.done:
         k = rng.below(10)
