@@ -84,6 +84,19 @@ def merge_options(defaults, given):
     return opts
 
 
+def setup_rules(rules, name, lo, hi, defaults, players, first, seed, options):
+    """What every game's Rules holds: players (lo..hi of them), the first
+    seat, the seed, and its options merged over `defaults` (returned)."""
+    n = len(players)
+    if n < lo or n > hi:
+        raise Rejected("%s is for %d to %d players, not %d" % (name, lo, hi, n))
+    rules.players = players
+    rules.first = first
+    rules.seed = seed
+    rules.options = merge_options(defaults, options)
+    return rules.options
+
+
 def game_module(name):
     # Imported on demand: the board only loads the game being played.
     if name == "sete-selos":
@@ -118,8 +131,11 @@ class Session:
         if type(seed) is not int:
             raise Rejected("seed must be an integer")
         options = header.get("options", {})
+        deck = header.get("deck")
+        if deck is not None and header["game"] != "fantasmagoria":
+            raise Rejected("deck is only for fantasmagoria")
         self.mod = mod
-        self.rules = mod.Rules(players, first, seed, options, header.get("deck"))
+        self.rules = mod.Rules(players, first, seed, options, deck)
         self.state = mod.State(self.rules)
         self.header = header
         self.history = []

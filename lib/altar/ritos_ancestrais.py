@@ -7,7 +7,7 @@ seat has reached 21, turns go on up to the seat before the initial player;
 then bonuses and hand counts are entered and `hands` closes the game.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, merge_options
+from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
 
 NAME = "ritos-ancestrais"
 GOAL = const(21)
@@ -50,19 +50,10 @@ def _check_invocations(inv):
 
 class Rules:
     def __init__(self, players, first, seed, options, deck):
-        n = len(players)
-        if n < 2 or n > 4:
-            raise Rejected("ritos-ancestrais is for 2 to 4 players, not %d" % n)
-        if deck is not None:
-            raise Rejected("deck is only for fantasmagoria")
-        o = merge_options(OPTIONS, options)
+        o = setup_rules(self, NAME, 2, 4, OPTIONS, players, first, seed, options)
         _check_invocations(o["invocations"])
-        self.players = players
-        self.options = o
         self.invocations = o["invocations"]
-        self.seats = n
-        self.first = first
-        self.seed = seed
+        self.seats = len(players)
 
 
 class State:

@@ -5,7 +5,7 @@ Elders are kept 0..6 inside (value - 1) and shown 1..7. A card is kept as
 sign * 8 + value. What happens when a ritual ends is `State._resolve`.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, merge_options
+from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
 
 NAME = "sete-selos"
 
@@ -41,19 +41,11 @@ class Rules:
     """Fixed for a session: who plays and under which options."""
 
     def __init__(self, players, first, seed, options, deck):
+        o = setup_rules(self, NAME, 2, 4, OPTIONS, players, first, seed, options)
         n = len(players)
-        if n < 2 or n > 4:
-            raise Rejected("sete-selos is for 2 to 4 players, not %d" % n)
-        if deck is not None:
-            raise Rejected("deck is only for fantasmagoria")
-        o = merge_options(OPTIONS, options)
-        self.players = players
-        self.options = o
         self.humans = n
         self.seats = n + 1 if n == 2 else n
         self.banished = 2 if n == 2 else -1
-        self.first = first
-        self.seed = seed
         self.signs = 0xF
         if n < 4:
             m = 0
