@@ -1,14 +1,16 @@
-"""Random legal games of Sete Selos, as session logs.
+"""Random legal games, as session logs.
 
-The cards are dealt and followed as at a real table (each series deals the
-whole deck, 7 cards a seat; the Banished plays any card of its pile), so the
-logs exercise referee entry, redirects and the removal phase. Tests,
-benchmarks and the parity corpus use these; the engine's own Rng makes them
-the same for a seed everywhere.
+The cards are dealt and followed as at a real table (Sete Selos: each series
+deals the whole deck, the Banished plays any card of its pile; Fantasmagória:
+each round deals the ritual cards, a possessed seat takes a ghost pile), so
+the logs exercise referee entry and every rule behind it; quick entries are
+derived from the same play. Tests, benchmarks and the parity corpus use
+these; the engine's own Rng makes them the same for a seed everywhere.
 """
 
 from altar.core import Session
 from altar.rng import Rng
+from altar import fantasmagoria as fa
 from altar import sete_selos
 
 
@@ -112,4 +114,118 @@ def ritos_game(players=3, seed=0, undo=0):
         if rng.below(3) == 0:
             do({"do": "bonus", "seat": seat, "points": 1 + rng.below(4)})
     do({"do": "hands", "counts": [rng.below(8) for _ in range(players)]})
+    return header, actions
+
+
+# A deck for random Fantasmagória games: the manual gives no numbers.
+DECK = {"numbers": [1, 10], "cursed": {"candelabro": ["vela", 4], "gato-da-sorte": ["gato", 9],
+                                       "belleanna": ["boneca", 2]}}
+
+
+def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=True):
+    """(header, actions): a whole game of Fantasmagória, 3 rounds.
+
+    deck: True writes DECK into the header, False leaves it out (cursed cards
+    then carry their names), a dict is written as given. quick: per cent of
+    rounds entered quickly (sacrifice and most tricks as results, the end as
+    piles), taken from a referee session that follows the same play.
+    """
+    rng = Rng(seed)
+    header = {"altar": 1, "game": "fantasmagoria",
+              "players": ["P%d" % (i + 1) for i in range(players)], "seed": seed}
+    d = deck if type(deck) is dict else DECK
+    if deck:
+        header["deck"] = d
+    if options:
+        header["options"] = options
+    ref = Session(dict(header, deck=d))   # the referee's view of the same play
+    s = Session(header)
+    st = ref.state
+    r = ref.rules
+    actions = []
+    do = _recorder(s, rng, undo, actions)
+    lo, hi = d["numbers"]
+    suits = [k for k in ("gato", "vela", "bode", "boneca") if players == 4 or k != "vela"]
+    ritual = [fa.card(r, [k, v]) for k in suits for v in range(lo, hi + 1)] + [fa.COPO]
+    ghosts = [fa.card(r, ["fantasma", v]) for v in range(1, 13) if players == 4 or not 9 <= v <= 11]
+
+    def both(a, quick_actions):
+        ref.do(a)
+        for x in quick_actions if fast else [a]:
+            do(x)
+
+    while not st.over:
+        fast = rng.below(100) < quick
+        deal = list(ritual)
+        rng.shuffle(deal)
+        hands = [deal[i::players] for i in range(players)]
+        piles = list(ghosts)
+        rng.shuffle(piles)
+        piles = [piles[i * 3:i * 3 + 3] for i in range(players)]
+        sac = []
+        for h in hands:
+            ok = [c for c in h if c != fa.COPO and not c & fa.CURSED]
+            c = ok[rng.below(len(ok))]
+            h.remove(c)
+            sac.append(c)
+        order = list(range(players))
+        rng.shuffle(order)
+        for i in range(players):
+            piles[i].append(sac[order[i]])
+        a = {"do": "sacrifice", "cards": [fa.card_json(c) for c in sac]}
+        ref.do(a)
+        if fast and rng.below(2):
+            do({"do": "sacrifice", "trump": st.trump, "leader": st.leader})
+        else:
+            do(a)
+        while all(hands):
+            cards = []
+            lead = -1
+            for i in range(players):
+                seat = (st.leader + i) % players
+                h = hands[seat]
+                if lead < 0 and not (r.free_copo and cards):
+                    ok = h
+                    if st.possessed != (1 << players) - 1:
+                        ok = [c for c in h if c >> 5 != 4]
+                    assert ok, "only ghosts to lead with"
+                elif lead >= 0:
+                    ok = [c for c in h if c >> 5 & 7 == lead]
+                    if ok and r.copo_follows and fa.COPO in h:
+                        ok.append(fa.COPO)
+                    ok = ok or h
+                else:
+                    ok = h
+                c = fa.COPO if fa.COPO in ok and rng.below(4) == 0 else ok[rng.below(len(ok))]
+                h.remove(c)
+                cards.append(c)
+                lead = fa.lead_suit(cards, r.free_copo)
+            before = st.possessed
+            seats = [(st.leader + i) % players for i in range(players)]
+            a = {"do": "trick", "cards": [fa.card_json(c) for c in cards]}
+            ref.do(a)
+            quick_trick = []
+            for i in range(players):
+                seat = seats[i]
+                if (st.possessed & ~before) >> seat & 1:
+                    hands[seat].extend(piles.pop(rng.below(len(piles))))
+                    num = None if cards[i] == fa.COPO else cards[i] & 31
+                    quick_trick.append({"do": "possess", "seat": seat, "number": num})
+            quick_trick.append({"do": "trick", "winner": st.leader})
+            if fast and rng.below(4):
+                for x in quick_trick:
+                    do(x)
+            else:
+                do(a)
+        left = [[fa.card_json(c) for c in h] for h in hands]
+        pile = []
+        for seat in range(players):
+            g, m = fa.scary(hands[seat])
+            m |= st.curses[seat]
+            if st.filipi == seat:
+                m |= 1 << 2
+            pile.append({"ghosts": st.ghosts[seat] + g, "candelabro": m >> 1 & 1,
+                         "gato-da-sorte": m & 1, "belleanna": m >> 3 & 1, "filipi-bode": m >> 2 & 1})
+        both({"do": "end-round", "leftover": left}, [{"do": "end-round", "piles": pile}])
+    assert s.view() == ref.view(), "quick and referee entry disagree"
     return header, actions
