@@ -1,5 +1,7 @@
 """Random play, checked after every action: the invariants of the rules,
-rejection without change, undo equivalence and the log round trip."""
+rejection without change, undo equivalence and the log round trip. Whole
+legal games and undo to any depth run for every game; random legal and
+illegal actions for Sete Selos and Fantasmagória."""
 
 import io
 
@@ -7,13 +9,13 @@ from hypothesis import given, settings, strategies as st
 
 from altar import log
 from altar.core import Rejected, Session
-from altar_host.randomplay import sete_selos_game
+from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
 from conftest import header, snapshot
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
 
 
-def invariants(s):
+def sete_selos_invariants(s):
     v = s.view()
     r = s.rules
     totals = [sum(e["cultists"]) for e in v["elders"]]
@@ -39,6 +41,56 @@ def invariants(s):
     assert (v["status"] == "over") == (v["reason"] is not None)
 
 
+def fantasmagoria_invariants(s):
+    v = s.view()
+    r = s.rules
+    st = s.state
+    n = r.seats
+    assert 1 <= v["round"] <= 3
+    assert (v["trump"] is None) == (v["leader"] is None)
+    assert len(v["rounds"]) == (3 if v["status"] == "over" else v["round"] - 1)
+    track = [0] * n
+    for row in v["rounds"]:
+        for seat in range(n):
+            track[seat] += row[seat]
+            if r.floor:
+                track[seat] = max(track[seat], 0)
+    assert v["scares"] == track
+    if v["status"] == "over":
+        w = v["winners"]
+        assert len(w) == 1 and track[w[0]] == min(track)
+        assert v["spirit"] == (track.count(min(track)) > 1)
+        return
+    assert v["winners"] == [] and not v["spirit"]
+    if v["trump"] is None:
+        assert v["possessed"] == [False] * n
+    assert sum(st.ghosts) + st.trapped <= r.ghosts
+    masks = list(st.curses) + [st.trapped_c]
+    for i in range(len(masks)):
+        for j in range(i):
+            assert masks[i] & masks[j] == 0      # a cursed card is in one place
+    assert 0 <= st.filipi < n or st.filipi == -1
+
+
+def ritos_invariants(s):
+    v = s.view()
+    assert 0 <= v["turn"] < s.rules.seats
+    assert v["final"] or max(v["scores"]) < 21
+    assert (v["status"] == "over") == (v["hands"] is not None)
+    if v["status"] == "over":
+        best = max(zip(v["scores"], v["hands"]))
+        assert v["winners"] == [i for i in range(s.rules.seats)
+                                if (v["scores"][i], v["hands"][i]) == best]
+
+
+INVARIANTS = {"sete-selos": sete_selos_invariants, "fantasmagoria": fantasmagoria_invariants,
+              "ritos-ancestrais": ritos_invariants}
+
+
+def invariants(s):
+    INVARIANTS[s.view()["game"]](s)
+
+
 def round_trip(s):
     buf = io.StringIO()
     log.write(s, buf)
@@ -62,6 +114,21 @@ def step(s, a):
     assert snapshot(s.state) == after
     invariants(s)
     return True
+
+
+def legal_game(game, n, seed, k):
+    """A whole random legal game; k varies the entry (quick per cent, deck)."""
+    if game == "sete-selos":
+        return sete_selos_game(n, seed, quick=k)
+    if game == "fantasmagoria":
+        return fantasmagoria_game(n, seed, quick=k, deck=bool(k % 2))
+    return ritos_game(n, seed)
+
+
+PLAYERS = st.sampled_from([("sete-selos", 2), ("sete-selos", 3), ("sete-selos", 4),
+                           ("fantasmagoria", 3), ("fantasmagoria", 4),
+                           ("ritos-ancestrais", 2), ("ritos-ancestrais", 3),
+                           ("ritos-ancestrais", 4)])
 
 
 @st.composite
@@ -106,9 +173,9 @@ def test_random_actions_keep_the_invariants(n, data):
 
 
 @SETTINGS
-@given(st.sampled_from([2, 3, 4]), st.integers(0, 2 ** 31), st.integers(0, 100))
-def test_whole_legal_games(n, seed, quick):
-    h, actions = sete_selos_game(n, seed, quick=quick)
+@given(PLAYERS, st.integers(0, 2 ** 31), st.integers(0, 100))
+def test_whole_legal_games(game, seed, k):
+    h, actions = legal_game(game[0], game[1], seed, k)
     s = Session(h)
     for a in actions:
         assert step(s, a)
@@ -116,10 +183,10 @@ def test_whole_legal_games(n, seed, quick):
     round_trip(s)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
-@given(st.sampled_from([2, 3, 4]), st.integers(0, 2 ** 31))
-def test_undo_to_any_depth_is_exact(n, seed):
-    h, actions = sete_selos_game(n, seed)
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(PLAYERS, st.integers(0, 2 ** 31), st.integers(0, 100))
+def test_undo_to_any_depth_is_exact(game, seed, k):
+    h, actions = legal_game(game[0], game[1], seed, k)
     s = Session(h)
     snaps = [snapshot(s.state)]
     for a in actions:
@@ -129,3 +196,74 @@ def test_undo_to_any_depth_is_exact(n, seed):
         assert snapshot(s.state) == snaps[i]
         s.do({"do": "undo"})
     assert snapshot(s.state) == snaps[0] == snapshot(Session(h).state)
+
+
+# -- Fantasmagória: random actions, legal and illegal -----------------------------
+
+FA_SUITS = ("gato", "vela", "bode", "boneca")
+CURSES = ("gato-da-sorte", "candelabro", "filipi-bode", "belleanna")
+
+
+@st.composite
+def fa_card(draw):
+    k = draw(st.integers(0, 9))
+    if k == 0:
+        return ["copo"]
+    if k <= 2:
+        return ["fantasma", draw(st.integers(1, 12))]
+    suit = draw(st.integers(0, 3))
+    c = [FA_SUITS[suit], draw(st.integers(1, 9))]
+    if draw(st.integers(0, 9)) == 0:
+        # mostly the suit's own cursed card, now and then another's
+        c.append(CURSES[draw(st.sampled_from((suit, suit, suit, (suit + 1) % 4)))])
+    return c
+
+
+@st.composite
+def fa_action(draw, n):
+    kind = draw(st.integers(0, 11))
+    seat = st.integers(0, n - 1)
+    if kind <= 4:
+        return {"do": "trick", "cards": draw(st.lists(fa_card(), min_size=n, max_size=n))}
+    if kind == 5:
+        return {"do": "sacrifice", "cards": draw(st.lists(fa_card(), min_size=n, max_size=n))}
+    if kind == 6:
+        return {"do": "sacrifice", "trump": draw(st.integers(1, 9)), "leader": draw(seat)}
+    if kind == 7:
+        return {"do": "possess", "seat": draw(seat), "number": draw(st.integers(1, 9))}
+    if kind == 8:
+        return {"do": "trick", "winner": draw(seat)}
+    if kind == 9:
+        hands = [draw(st.lists(fa_card(), max_size=2)) for _ in range(n)]
+        hands[draw(seat)] = []
+        return {"do": "end-round", "leftover": hands}
+    if kind == 10:
+        return {"do": "end-round", "piles": [
+            {"ghosts": draw(st.integers(0, 4)), "candelabro": int(i == 0 and n == 4),
+             "gato-da-sorte": int(i == 1), "belleanna": int(i == 2), "filipi-bode": int(i == 3)}
+            for i in range(n)]}
+    return {"do": "undo"}
+
+
+@SETTINGS
+@given(st.sampled_from([3, 4]), st.sampled_from([None, {"led_copo": "free"},
+                                                 {"copo_follows": False},
+                                                 {"track_floor": False}]), st.data())
+def test_fantasmagoria_random_actions_keep_the_invariants(n, options, data):
+    h = {"altar": 1, "game": "fantasmagoria", "players": ["P%d" % i for i in range(n)],
+         "seed": data.draw(st.integers(0, 99))}
+    if options:
+        h["options"] = options
+    s = Session(h)
+    for _ in range(data.draw(st.integers(1, 80))):
+        a = data.draw(fa_action(n))
+        if s.state.leader < 0 and data.draw(st.booleans()):
+            a = {"do": "sacrifice", "trump": data.draw(st.integers(1, 9)),
+                 "leader": data.draw(st.integers(0, n - 1))}
+        if a["do"] == "undo":
+            if s.history:
+                s.do(a)
+            invariants(s)
+            continue
+        step(s, a)
+    round_trip(s)
