@@ -10,7 +10,7 @@ Everything is built at import from fixed seeds, so it is the same on every run.
 import json
 
 from altar.core import Session
-from altar_host.randomplay import ritos_game, sete_selos_game
+from altar_host.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
 
 H2 = {"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia"]}
 H3 = {"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia", "Caio"]}
@@ -125,6 +125,34 @@ for players in (2, 3, 4):
         VALID["ritos-%dp-s%d" % (players, seed)] = text(h, *a)
         VALID["ritos-%dp-s%d-before-hands" % (players, seed)] = text(h, *a[:-1])
         VALID["ritos-%dp-s%d-half" % (players, seed)] = text(h, *a[:len(a) // 2])
+
+# Fantasmagória: whole games in referee and quick entry, with and without a
+# deck, every option; games cut mid-round, before a round's end, at a
+# quick possession, after a Copo.
+_FA_OPTIONS = [None, {"led_copo": "free"}, {"copo_follows": False},
+               {"copo_traps_filipi": False}, {"track_floor": False}]
+for players in (3, 4):
+    for i in range(10):
+        quick = (0, 0, 30, 100, 60)[i % 5]
+        opts = _FA_OPTIONS[i % 5]
+        seed = 500 + 10 * players + i
+        h, a = fantasmagoria_game(players, seed, quick=quick, undo=(0, 20)[i % 2],
+                                  options=opts, deck=i % 3 != 0)
+        VALID["fa-%dp-s%d-q%d" % (players, seed, quick)] = text(h, *a)
+        if i < 3:
+            VALID["fa-%dp-s%d-half" % (players, seed)] = text(h, *a[:len(a) // 2])
+            VALID["fa-%dp-s%d-before-end" % (players, seed)] = text(h, *a[:-1])
+_h, _a = fantasmagoria_game(4, 7, quick=100)
+_i = [j for j, x in enumerate(_a) if x["do"] == "possess"][0]
+VALID["fa-open-possession"] = text(_h, *_a[:_i + 1])
+_h, _a = fantasmagoria_game(3, 2)
+_i = [j for j, x in enumerate(_a) if ["copo"] in x.get("cards", [])][0]
+VALID["fa-after-copo"] = text(_h, *_a[:_i + 1])
+FH = {"altar": 1, "game": "fantasmagoria", "players": ["Ana", "Bia", "Caio", "Duda"], "seed": 3}
+VALID["fa-header-only"] = text(FH)
+VALID["fa-spirit-tie"] = text(FH, *[x for _ in range(3) for x in (
+    {"do": "sacrifice", "trump": 2, "leader": 1},
+    {"do": "end-round", "piles": [{"ghosts": 2}, {"ghosts": 2}, {"ghosts": 3}, {"ghosts": 2}]})])
 
 # -- error logs: one per error class of the contract --------------------------
 
@@ -299,3 +327,62 @@ err("ritos-unknown-verb", text(RH, {"do": "ritual", "winner": 0, "value": 1}), 2
 err("ritos-one-player", text(dict(RH, players=["A"], first=0)), 1, "2 to 4 players")
 err("ritos-bad-invocation", text(dict(RH, options={"invocations": [{"name": "X"}]})), 1,
     "each invocation")
+
+# Fantasmagória.
+_t = {"do": "sacrifice", "trump": 5, "leader": 0}
+err("fa-trick-before-sacrifice", text(FH, {"do": "trick", "winner": 0}), 2,
+    "round 1 starts with the sacrifice")
+err("fa-sacrifice-twice", text(FH, _t, _t), 3, "round 1's sacrifice is done")
+err("fa-sacrifice-cursed", text(FH, {"do": "sacrifice", "cards": [
+    ["gato", 1], ["bode", 7], ["vela", 2], ["boneca", 3]]}), 2, "cursed cards cannot be sacrificed")
+err("fa-sacrifice-ghost", text(FH, {"do": "sacrifice", "cards": [
+    ["gato", 1], ["fantasma", 7], ["vela", 2], ["boneca", 3]]}), 2, "must be a ritual card")
+err("fa-three-player-vela", text(dict(FH, players=["A", "B", "C"]), {"do": "sacrifice", "cards": [
+    ["gato", 1], ["vela", 7], ["boneca", 3]]}), 2, "vela cards are out of the game with 3 players")
+err("fa-two-players", text(dict(FH, players=["A", "B"])), 1, "fantasmagoria is for 3 to 4 players")
+err("fa-card-number-range", text(FH, _t, {"do": "trick", "cards": [
+    ["gato", 1], ["gato", 21], ["gato", 2], ["gato", 3]]}), 3, "a card's number must be 1..20, not 21")
+err("fa-card-outside-deck", text(dict(FH, deck=DECK), _t, {"do": "trick", "cards": [
+    ["gato", 1], ["gato", 11], ["gato", 2], ["gato", 3]]}), 3, "a card's number must be 1..10")
+err("fa-card-unknown-suit", text(FH, _t, {"do": "trick", "cards": [
+    ["copas", 1], ["gato", 11], ["gato", 2], ["gato", 3]]}), 3, 'unknown card ["copas", 1]')
+err("fa-cursed-wrong-suit", text(FH, _t, {"do": "trick", "cards": [
+    ["gato", 1, "belleanna"], ["gato", 11], ["gato", 2], ["gato", 3]]}), 3,
+    "belleanna is a boneca card")
+err("fa-cursed-not-in-deck", text(dict(FH, deck=DECK), _t, {"do": "trick", "cards": [
+    ["gato", 1, "gato-da-sorte"], ["gato", 10], ["gato", 2], ["gato", 3]]}), 3,
+    'gato-da-sorte is ["gato", 9]')
+err("fa-ghost-lead", text(FH, _t, {"do": "trick", "cards": [
+    ["fantasma", 1], ["gato", 1], ["gato", 2], ["gato", 3]]}), 3,
+    "a ghost may lead only when every seat is possessed")
+err("fa-ghost-unpossessed", text(FH, _t, {"do": "trick", "cards": [
+    ["gato", 4], ["fantasma", 1], ["gato", 2], ["gato", 3]]}), 3,
+    "seat 1 is not possessed, so it holds no ghost")
+err("fa-card-replayed", text(FH, _t, {"do": "trick", "cards": [
+    ["gato", 4], ["gato", 1], ["gato", 2], ["gato", 3]]}, {"do": "trick", "cards": [
+        ["bode", 4], ["bode", 1], ["bode", 2], ["gato", 3]]}), 4,
+    'card ["gato", 3] was already played this round')
+err("fa-possess-twice", text(FH, _t, {"do": "possess", "seat": 2, "number": 4},
+                             {"do": "trick", "winner": 2}, {"do": "possess", "seat": 2, "number": 5}),
+    5, "seat 2 is already possessed this round")
+err("fa-open-possession-then-cards", text(FH, _t, {"do": "possess", "seat": 2, "number": 4},
+                                          {"do": "trick", "cards": [["gato", 4], ["gato", 1],
+                                                                    ["bode", 2], ["gato", 3]]}),
+    4, "close the trick with its winner")
+err("fa-leftover-after-quick", text(FH, _t, {"do": "trick", "winner": 1},
+                                    {"do": "end-round", "leftover": [[], [], [], []]}), 4,
+    "this round has quick entries: end it with piles")
+err("fa-leftover-no-empty-hand", text(FH, _t, {"do": "end-round", "leftover": [
+    [["gato", 1]], [["gato", 2]], [["gato", 3]], [["gato", 4]]]}), 3,
+    "a round ends when a seat has no card left")
+err("fa-piles-two-belleanna", text(FH, _t, {"do": "end-round", "piles": [
+    {"belleanna": 1}, {"belleanna": 1}, {}, {}]}), 3, "two piles hold belleanna")
+err("fa-piles-too-many-ghosts", text(FH, _t, {"do": "end-round", "piles": [
+    {"ghosts": 5}, {"ghosts": 5}, {"ghosts": 3}, {}]}), 3, "the piles hold 13 ghosts; the game has 12")
+err("fa-possess-copo-by-default", text(FH, _t, {"do": "possess", "seat": 1, "number": None}), 3,
+    "only with option copo_follows false")
+err("fa-bad-option", text(dict(FH, options={"led_copo": "last"})), 1, "led_copo")
+err("fa-bad-deck", text(dict(FH, deck={"numbers": [8, 12], "cursed": DECK["cursed"]})), 1,
+    "must include 7")
+_h, _a = fantasmagoria_game(3, 9, quick=50)
+err("fa-after-game-over", text(_h, *_a, _t), len(_a) + 2, "the game is over")

@@ -1,6 +1,7 @@
-"""Golden transcripts of complete games (Sete Selos with 4 players, Ritos
-Ancestrais with 3): the state after every action, as the replay prints it. ALTAR_REGEN=1 rewrites it (then read the
-diff before committing)."""
+"""Golden transcripts of complete games (Sete Selos with 4 players,
+Fantasmagória with 4, Ritos Ancestrais with 3): the state after every action,
+as the replay prints it. ALTAR_REGEN=1 rewrites them (then read the diff
+before committing)."""
 
 import json
 import os
@@ -12,7 +13,7 @@ from altar.jsonout import dumps
 from altar_host.cli import EXAMPLES
 from conftest import HERE, run_replay
 
-GAMES = ("sete-selos-4p", "ritos-ancestrais-3p")
+GAMES = ("sete-selos-4p", "fantasmagoria-4p", "ritos-ancestrais-3p")
 LOG, GOLDEN = (os.path.join(EXAMPLES, "sete-selos-4p.jsonl"),
                os.path.join(HERE, "golden", "sete-selos-4p.transcript"))
 
@@ -62,3 +63,16 @@ def test_golden_final_state_on_both_vms(name):
         want = (f.read().splitlines()[-1][3:] + "\n").encode()
     for vm in ("cpython", "micropython"):
         assert run_replay(vm, log_path) == (0, want, b"")
+
+
+def test_fantasmagoria_golden_game_is_complete_and_rich():
+    log_path, golden = paths("fantasmagoria-4p")
+    with open(golden, encoding="utf-8") as f:
+        last = json.loads(f.read().splitlines()[-1][3:])
+    assert last["status"] == "over" and last["spirit"] and last["winners"] == [3]
+    assert last["rounds"][0] == [1, 5, 5, 4]   # checked by hand, see the transcript
+    with open(log_path, encoding="utf-8") as f:
+        text = f.read()
+    for part in ('"copo"', '"filipi-bode"', '"gato-da-sorte"', '"candelabro"', '"belleanna"',
+                 '"fantasma"', '"end-round"', '"sacrifice"'):
+        assert part in text

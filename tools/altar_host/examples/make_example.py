@@ -3,11 +3,13 @@
 import os
 
 from altar import log
-from altar_host.randomplay import ritos_game, sete_selos_game
+from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
 
 EXAMPLES = {
     "sete-selos-4p.jsonl": lambda: sete_selos_game(4, seed=1, quick=10),
     "ritos-ancestrais-3p.jsonl": lambda: ritos_game(3, seed=4),
+    # Filipi Bode won with, a Copo trapping scares, ghost leads, the spirit's tie-break.
+    "fantasmagoria-4p.jsonl": lambda: fantasmagoria_game(4, seed=50),
 }
 
 if __name__ == "__main__":
