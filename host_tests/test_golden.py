@@ -76,3 +76,12 @@ def test_fantasmagoria_golden_game_is_complete_and_rich():
     for part in ('"copo"', '"filipi-bode"', '"gato-da-sorte"', '"candelabro"', '"belleanna"',
                  '"fantasma"', '"end-round"', '"sacrifice"'):
         assert part in text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_demo_reads_out_each_example(name, capsys):
+    from altar_host.cli import main
+    assert main(["demo", paths(name)[0]]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Altar replays %s.jsonl" % name
+    assert out[-1].startswith("result: over; winners: P")

@@ -1,9 +1,11 @@
 """CPython and MicroPython replay every log of a corpus to the same bytes.
 
-The corpus (logcases.py) holds 60 valid logs (43 random whole games over
-2/3/4 players, with options, truncated games, Unicode names, blank lines) and
-81 error logs (every error class of the contract), plus the VM edge cases
-below. Each is written to a temp dir and replayed once per VM, in parallel;
+The corpus (logcases.py) holds 123 valid logs (Sete Selos: 60, random whole
+games over 2/3/4 players, with options, truncated games, Unicode names, blank
+lines; Fantasmagória: 36, referee and quick entry, with and without a deck,
+every option, cut games; Ritos Ancestrais: 27) and 113 error logs (every
+error class of the contract, 24 of them Fantasmagória's, 7 Ritos'), plus
+the VM edge cases below. Each is written to a temp dir and replayed once per VM, in parallel;
 the tests then compare the results.
 """
 
@@ -119,7 +121,8 @@ def same(r):
 
 
 def test_corpus_size():
-    assert len(VALID) >= 50
+    assert len(VALID) >= 120
+    assert len([n for n in VALID if n.startswith("fa-")]) >= 30
     assert len([n for n in VALID if n.startswith(("game-", "opt-"))]) >= 40
     assert len(ERRORS) >= 30
 

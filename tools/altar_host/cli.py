@@ -35,17 +35,38 @@ def cmd_replay(args):
 
 
 def _summary(view):
-    parts = ["ritual %d" % view["ritual"], "leader %d" % view["leader"],
-             "insanity %s" % view["insanity"]]
-    sealed = [e["value"] for e in view["elders"] if not e["revealed"]]
-    parts.append("sealed %s" % sealed)
-    if view["awaiting"]:
-        parts.append("awaiting %s" % dumps(view["awaiting"]))
+    """One line of the state a person follows, per game."""
+    g = view["game"]
+    if g == "sete-selos":
+        parts = ["ritual %d" % view["ritual"], "leader %d" % view["leader"],
+                 "insanity %s" % view["insanity"],
+                 "sealed %s" % [e["value"] for e in view["elders"] if not e["revealed"]]]
+        if view["awaiting"]:
+            parts.append("awaiting %s" % dumps(view["awaiting"]))
+    elif g == "fantasmagoria":
+        parts = ["round %d" % view["round"], "trump %s" % view["trump"],
+                 "leader %s" % view["leader"],
+                 "possessed %s" % [s for s, p in enumerate(view["possessed"]) if p],
+                 "scares %s" % view["scares"]]
+    else:
+        parts = ["turn %d" % view["turn"], "scores %s" % view["scores"]]
+        if view["final"]:
+            parts.append("final round")
     return ", ".join(parts)
 
 
+def _result(view):
+    g = view["game"]
+    if g == "sete-selos":
+        return "by %s; power: %s" % (view["reason"], view["power"])
+    if g == "fantasmagoria":
+        return "scares: %s%s" % (view["scares"], "; the spirit broke a tie" if view["spirit"] else "")
+    return "scores: %s; cards in hand: %s" % (view["scores"], view["hands"])
+
+
 def cmd_demo(args):
-    """Replay the bundled example game step by step, for a person to read."""
+    """Replay a session log (the bundled example game by default) step by
+    step, for a person to read."""
     path = args.log or os.path.join(EXAMPLES, "sete-selos-4p.jsonl")
     with open(path, "rb") as f:
         lines = [ln for ln in f.read().decode().splitlines() if ln.strip()]
@@ -62,8 +83,7 @@ def cmd_demo(args):
     v = session.view()
     names = [session.rules.players[s] if s < len(session.rules.players) else "Banished"
              for s in v["winners"]]
-    print("result: %s by %s; winners: %s; power: %s"
-          % (v["status"], v["reason"], ", ".join(names) or "none", v["power"]))
+    print("result: %s; winners: %s; %s" % (v["status"], ", ".join(names) or "none", _result(v)))
     return 0
 
 
