@@ -47,6 +47,23 @@ def snapshot(state):
     return tuple(out)
 
 
+def do_checked(session, action):
+    """Try `action`: refused, nothing changed (False); accepted, undo
+    restores the state exactly and doing it again repeats it (True)."""
+    before = snapshot(session.state)
+    try:
+        session.do(action)
+    except Rejected:
+        assert snapshot(session.state) == before
+        return False
+    after = snapshot(session.state)
+    session.do({"do": "undo"})
+    assert snapshot(session.state) == before
+    session.do(action)
+    assert snapshot(session.state) == after
+    return True
+
+
 def rejects(session, action, fragment):
     """The action is refused with a reason naming `fragment`; nothing changed."""
     before = snapshot(session.state)

@@ -5,7 +5,7 @@ import pytest
 from altar import fantasmagoria as fa
 from altar.core import Rejected, Session
 from altar_host.randomplay import DECK, fantasmagoria_game
-from conftest import rejects, snapshot
+from conftest import do_checked, rejects
 
 
 def game(n=4, **kw):
@@ -547,13 +547,7 @@ def test_random_games_undo_and_quick_entry_agree(n, seed):
                                     deck=bool(seed % 2))
     s = Session(h)
     for a in actions:
-        before = snapshot(s.state)
-        s.do(a)
-        after = snapshot(s.state)
-        s.do({"do": "undo"})
-        assert snapshot(s.state) == before
-        s.do(a)
-        assert snapshot(s.state) == after
+        assert do_checked(s, a)
     v = s.view()
     assert v["status"] == "over" and len(v["rounds"]) == 3 and len(v["winners"]) == 1
     assert v["scares"][v["winners"][0]] == min(v["scares"])

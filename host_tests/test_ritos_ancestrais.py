@@ -5,7 +5,7 @@ import pytest
 from altar import ritos_ancestrais as ra
 from altar.core import Rejected, Session
 from altar_host.randomplay import ritos_game
-from conftest import rejects, snapshot
+from conftest import do_checked, rejects
 
 
 def game(n=3, first=0, **kw):
@@ -138,15 +138,9 @@ def test_random_games_undo_and_equal_turns(n, seed):
     s = Session(h)
     turns = [0] * n
     for a in actions:
-        before = snapshot(s.state)
         if a["do"] == "end-turn":
             turns[s.view()["turn"]] += 1
-        s.do(a)
-        after = snapshot(s.state)
-        s.do({"do": "undo"})
-        assert snapshot(s.state) == before
-        s.do(a)
-        assert snapshot(s.state) == after
+        assert do_checked(s, a)
     v = s.view()
     assert v["status"] == "over" and v["final"] and v["winners"]
     assert len(set(turns)) == 1   # everyone had the same number of turns
