@@ -4,7 +4,7 @@ it breaks (numbers refer to rules-notes.md, Sete Selos)."""
 import pytest
 
 from altar import sete_selos
-from altar.sete_selos import best_removal, power_result, ritual_winner, suggest
+from altar.sete_selos import best_removal, power_result, removals, ritual_winner, suggest
 from conftest import header, play, q, rejects, snapshot
 
 
@@ -314,6 +314,7 @@ def test_end_game_example_removal_phase():
     s.do({"do": "remove", "seat": 2, "elders": [3, 5]})
     v = over(s, [1], "power")
     assert v["power"] == [3, 17, 6, 17]   # P2 and P4 tie on 17; Elder 7 ties; Elder 6 decides
+    assert s.state.decider == 6
     assert v["awaiting"] is None
 
 
@@ -322,10 +323,12 @@ def test_power_table_and_tie_break_pure():
     cult = bytearray(14)
     cult[0:7] = bytes([1, 1, 0, 0, 0, 0, 1])  # seat 0: 9
     cult[7:14] = bytes([0, 0, 1, 1, 1, 0, 0])  # seat 1: 9
-    powers, winners = power_result(cult, 2, table)
-    assert powers == [9, 9] and winners == [0]  # Elder 7 decides
+    powers, winners, decider = power_result(cult, 2, table)
+    assert powers == [9, 9] and winners == [0] and decider == 7
     cult[7:14] = bytes([1, 1, 0, 0, 0, 0, 1])
-    assert power_result(cult, 2, table) == ([9, 9], [])  # no winner
+    assert power_result(cult, 2, table) == ([9, 9], [], -1)  # no winner
+    cult[0:7] = bytes([1, 1, 0, 0, 0, 0, 0])
+    assert power_result(cult, 2, table) == ([6, 9], [1], 0)    # no tie
 
 
 def test_no_winner_game():
@@ -372,6 +375,15 @@ def test_banished_removes_by_itself_keeping_power(opt, gone):
     assert v["status"] == "over" and v["reason"] == "power"
     assert [v["elders"][e - 1]["cultists"][2] for e in (1, 2)] == ([0, 1] if gone == 1 else [1, 0])
     assert v["power"][2] == 3
+
+
+def test_removals_are_every_choice_best_first():
+    t = (0, 3, 5, 10)
+    got = removals([2, 0, 1, 0, 0, 0, 1], 2, t)
+    assert got[0] == best_removal([2, 0, 1, 0, 0, 0, 1], 2, t) == [1, 1]
+    assert sorted(map(tuple, got)) == [(1, 1), (1, 3), (1, 7), (3, 7)]
+    assert got[-1] == [3, 7]     # keeps only 2 on Elder 1: the least power
+    assert removals([1, 0, 0, 0, 0, 0, 1], 1, t, False) == [[7], [1]]
 
 
 def test_best_removal_rules():

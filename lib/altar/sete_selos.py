@@ -102,36 +102,36 @@ def power_of(stacks, table):
 
 
 def power_result(cult, seats, table):
-    """(power per seat, winners): highest power; ties by most cultists on
-    Elder 7, then 6, ... 1; still tied: no winner."""
+    """(power per seat, winners, decider): highest power; ties by most
+    cultists on Elder 7, then 6, ... 1; still tied: no winner. `decider` is
+    the Elder value that broke a tie, 0 without a tie, -1 if none did."""
     powers = [power_of(cult[s * 7:s * 7 + 7], table) for s in range(seats)]
     top = max(powers)
     tied = [s for s in range(seats) if powers[s] == top]
+    decider = 0
     e = 6
     while len(tied) > 1 and e >= 0:
         most = max([cult[s * 7 + e] for s in tied])
         tied = [s for s in tied if cult[s * 7 + e] == most]
+        decider = e + 1 if len(tied) == 1 else -1
         e -= 1
-    return powers, tied if len(tied) == 1 else []
+    return powers, tied if len(tied) == 1 else [], decider
 
 
-def best_removal(stacks, k, table, low=True):
-    """Elder values (ascending) to remove k own cultists from, keeping the
-    most power; on equal power keep more on the high Elders (low=True: take
-    from lower Elders first) or on the low ones."""
+def removals(stacks, k, table, low=True):
+    """Every way to remove k own cultists (Elder values, ascending), best
+    first: the most power kept, then on equal power more kept on the high
+    Elders (low=True: take from lower Elders first) or on the low ones."""
     k = min(k, sum(stacks))
     order = range(6, -1, -1) if low else range(7)
-    best = [None, None]
+    found = []
     cur = list(stacks)
 
     def walk(e, left):
         if e == 7:
-            if left:
-                return
-            key = (power_of(cur, table), [cur[i] for i in order])
-            if best[0] is None or key > best[0]:
-                best[0] = key
-                best[1] = list(cur)
+            if not left:
+                # Keys are distinct (the list fixes cur), so the order is too.
+                found.append(((power_of(cur, table), [cur[i] for i in order]), list(cur)))
             return
         top = stacks[e]
         r = 0
@@ -142,10 +142,13 @@ def best_removal(stacks, k, table, low=True):
         cur[e] = top
 
     walk(0, k)
-    out = []
-    for e in range(7):
-        out.extend([e + 1] * (stacks[e] - best[1][e]))
-    return out
+    found.sort(reverse=True)
+    return [[e + 1 for e in range(7) for _ in range(stacks[e] - kept[e])] for _, kept in found]
+
+
+def best_removal(stacks, k, table, low=True):
+    """The first of `removals`: what the Banished does, and the suggestion."""
+    return removals(stacks, k, table, low)[0]
 
 
 class State:
@@ -178,6 +181,7 @@ class State:
         self.reason = None
         self.winners = []
         self.powers = None
+        self.decider = 0   # the Elder that broke a tie by power (see power_result)
 
     # -- checks: raise Rejected, change nothing --------------------------
 
@@ -336,7 +340,7 @@ class State:
                 for e in best_removal(self.stacks(s), k, r.power, r.banished_low):
                     self.cult[s * 7 + e - 1] -= 1
             j += 1
-        self.powers, self.winners = power_result(self.cult, n, r.power)
+        self.powers, self.winners, self.decider = power_result(self.cult, n, r.power)
         self.over = True
         self.reason = "power"
 
