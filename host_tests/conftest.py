@@ -11,6 +11,7 @@ from altar.core import Rejected, Session
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "lib")
+FIRMWARE = os.path.join(ROOT, "firmware")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -1,4 +1,4 @@
-"""`altar`: the host command. Subcommands: replay, demo."""
+"""`altar`: the host command. Subcommands: emulate, replay, demo, dump, deploy."""
 
 import argparse
 import json
@@ -87,6 +87,40 @@ def cmd_demo(args):
     return 0
 
 
+def cmd_emulate(args):
+    from altar_host import emulate
+    return emulate.main(args)
+
+
+def cmd_dump(args):
+    """The lines between the export markers, checked by replaying them."""
+    from altar_host.emulator import dump_to_log
+    try:
+        if args.dump.startswith("/dev/"):
+            import serial  # pyserial, installed with Blinka
+            with serial.Serial(args.dump, 115200, timeout=30) as port:
+                text = ""
+                while "-----END ALTAR LOG-----" not in text:
+                    chunk = port.readline().decode("utf-8", "replace")
+                    if not chunk:
+                        break
+                    text += chunk
+        else:
+            with open(args.dump, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        out = dump_to_log(text)
+        log.load(out.splitlines())
+    except (OSError, ValueError) as e:
+        print("altar dump: %s" % e, file=sys.stderr)
+        return 2
+    except log.LogError as e:
+        print("altar dump: the exported log is refused: %s" % e, file=sys.stderr)
+        return 2
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(out)
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="altar", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -98,6 +132,22 @@ def main(argv=None):
     d = sub.add_parser("demo", help="replay the bundled example game, step by step")
     d.add_argument("log", nargs="?")
     d.set_defaults(fn=cmd_demo)
+    e = sub.add_parser("emulate", help="run the device's firmware on this computer")
+    e.add_argument("--board", default="macropad",
+                   choices=("macropad", "pico-display", "feather-oled"))
+    e.add_argument("--nvm", metavar="FILE", help="keep the flash journal in FILE (kept across runs)")
+    e.add_argument("--keys", metavar="FILE", help="press the key words in FILE")
+    e.add_argument("--screens", metavar="DIR", help="write a PNG of the screen after each key")
+    e.add_argument("--monkey", type=int, metavar="N", help="N random presses")
+    e.add_argument("--power-cut", type=float, metavar="P",
+                   help="cut the power during a flash write with probability P, then reboot")
+    e.add_argument("--seed", type=int, default=0, help="for --monkey, --power-cut, game seeds")
+    e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
+    e.set_defaults(fn=cmd_emulate)
+    u = sub.add_parser("dump", help="read a device's serial export back into a session log")
+    u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
+    u.add_argument("-o", "--output", required=True, metavar="LOG")
+    u.set_defaults(fn=cmd_dump)
     args = p.parse_args(argv)
     return args.fn(args)
 

@@ -1,0 +1,39 @@
+"""Adafruit Feather RP2040 + 128x64 OLED FeatherWing: SH1107 over
+i2cdisplaybus, buttons A/B/C, the Feather's NeoPixel.
+
+Pins: the FeatherWing's buttons A = D9, B = D6, C = D5 (active low, pull-up)
+and its display at I2C address 0x3C, 128x64, rotation 0, as in Adafruit's
+128x64 OLED FeatherWing guide and Adafruit_CircuitPython_DisplayIO_SH1107
+examples/displayio_sh1107_simpletest.py; NEOPIXEL = GPIO16 from CircuitPython's
+ports/raspberrypi/boards/adafruit_feather_rp2040/pins.c.
+
+Three buttons speak the 4-input grammar with holds: A = PREV (hold: BACK),
+B = OK, C = NEXT (hold: UNDO).
+"""
+
+from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO
+
+WIDTH = 128
+HEIGHT = 64
+SCALE = 1
+COLOURS = (0xFFFFFF, 0x000000)
+PIXELS = 1
+ENCODER = False
+KEYMAP = ((PREV, BACK), (OK, 0), (NEXT, UNDO))
+KEYS = ("A", "B", "C")
+
+
+def build():
+    import board
+    import displayio
+    import i2cdisplaybus
+    import keypad
+    import neopixel
+    from adafruit_displayio_sh1107 import SH1107
+
+    displayio.release_displays()
+    bus = i2cdisplaybus.I2CDisplayBus(board.I2C(), device_address=0x3C)
+    display = SH1107(bus, width=WIDTH, height=HEIGHT, rotation=0)
+    keys = keypad.Keys((board.D9, board.D6, board.D5), value_when_pressed=False, pull=True)
+    pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
+    return display, keys, pixels, None

@@ -1,0 +1,38 @@
+"""Adafruit MacroPad RP2040: built-in 128x64 SH1106 (board.DISPLAY), 12 keys,
+a rotary encoder with push switch, 12 NeoPixels.
+
+Pins, from CircuitPython's board definition
+(ports/raspberrypi/boards/adafruit_macropad_rp2040/pins.c, mirrored in
+Adafruit_Blinka's src/adafruit_blinka/board/macropad_u2if.py): KEY1..KEY12 =
+GP1..GP12 (active low), ENCODER_SWITCH = GP0, ROTA/ROTB = GP17/GP18,
+NEOPIXEL = GP19.
+
+Keys, top left first, three a row: 1..7 pick option 1..7 (an Elder, a value,
+a seat), then PREV, NEXT; bottom row: BACK (hold: UNDO), -, OK. The encoder
+turns through options, its switch is OK.
+"""
+
+from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
+
+WIDTH = 128
+HEIGHT = 64
+SCALE = 1
+COLOURS = (0xFFFFFF, 0x000000)
+PIXELS = 12
+ENCODER = True
+KEYMAP = tuple([(VALUE + k, 0) for k in range(1, 8)]) + (
+    (PREV, 0), (NEXT, 0), (BACK, UNDO), (0, 0), (OK, 0), (OK, 0))
+KEYS = ("1", "2", "3", "4", "5", "6", "7", "prev", "next", "back", "", "ok", "encoder")
+
+
+def build():
+    import board
+    import keypad
+    import neopixel
+    import rotaryio
+
+    pins = [getattr(board, "KEY%d" % (i + 1)) for i in range(12)] + [board.ENCODER_SWITCH]
+    keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
+    pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
+    encoder = rotaryio.IncrementalEncoder(board.ROTA, board.ROTB)
+    return board.DISPLAY, keys, pixels, encoder

@@ -1,0 +1,130 @@
+"""The game as an append-only journal in one flash sector (`microcontroller.nvm`).
+
+On the RP2040 a write into bytes that are all erased (0xFF) only programs
+them; any other write erases and rewrites the whole 4 KB sector, which is slow
+and not atomic. So the journal only ever appends into erased bytes, and the
+sector is rewritten only for a new game or to compact a full journal.
+
+Frame: [n] [n payload bytes] [check]; n is 1..250 (0xFF means "erased, the
+end"), check a CRC-8 of n and the payload that is never 0xFF. The first frame
+is the session header (JSON text), every later one an action record
+(`encode`) or UNDO. A power cut leaves at most one torn frame, the last one
+written: its length byte says how far to skip, so frames appended after the
+reboot still count. At most the action being written is lost.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+MAX_PAYLOAD = const(250)
+UNDO = b"\x00"   # verb 0 is no game's
+
+
+def crc8(data, n):
+    """CRC-8 (polynomial 0x07) of the byte n and data, mapped off 0xFF."""
+    c = 0
+    for i in range(-1, len(data)):
+        c ^= n if i < 0 else data[i]
+        for _ in range(8):
+            c = (c << 1 ^ 0x07) & 0xFF if c & 0x80 else c << 1
+    return 0 if c == 0xFF else c
+
+
+def encode(t):
+    """An engine record (ints) as bytes: zigzag varints."""
+    out = bytearray()
+    for v in t:
+        z = v << 1 if v >= 0 else (-v << 1) - 1
+        while z > 0x7F:
+            out.append(z & 0x7F | 0x80)
+            z >>= 7
+        out.append(z)
+    return bytes(out)
+
+
+def decode(b):
+    out = []
+    z = 0
+    shift = 0
+    for x in b:
+        z |= (x & 0x7F) << shift
+        shift += 7
+        if not x & 0x80:
+            out.append(z >> 1 if not z & 1 else -((z + 1) >> 1))
+            z = 0
+            shift = 0
+    return tuple(out)
+
+
+def frame(payload):
+    n = len(payload)
+    if not 0 < n <= MAX_PAYLOAD:
+        raise ValueError("journal frame of %d bytes" % n)
+    return bytes((n,)) + payload + bytes((crc8(payload, n),))
+
+
+class Journal:
+    """Frames in `nvm` (anything with len() and bytes slicing, e.g.
+    microcontroller.nvm); `end` is where the next frame goes."""
+
+    def __init__(self, nvm):
+        self.nvm = nvm
+        self.size = len(nvm)
+        self.end = 0
+        self.torn = 0     # frames skipped by the last read (torn by power cuts)
+
+    def read(self):
+        """(header payload or None, [action payloads]) from the valid frames."""
+        nvm = self.nvm
+        p = 0
+        header = None
+        out = []
+        self.torn = 0
+        while p < self.size:
+            n = nvm[p]
+            if n == 0xFF:
+                break
+            q = p + n + 2
+            if n == 0 or q > self.size:
+                p = self.size     # garbage to the end: full, the next append compacts
+                self.torn += 1
+                break
+            f = nvm[p:q]
+            if f[-1] != crc8(f[1:-1], n):
+                self.torn += 1
+            elif header is None:
+                header = f[1:-1]
+            else:
+                out.append(f[1:-1])
+            p = q
+        self.end = p
+        if header is None:
+            out = []
+        return header, out
+
+    def append(self, payload):
+        """Program one frame into erased bytes; False if it does not fit."""
+        f = frame(payload)
+        q = self.end + len(f)
+        if q > self.size:
+            return False
+        self.nvm[self.end:q] = f
+        self.end = q
+        return True
+
+    def rewrite(self, header, payloads):
+        """Start the sector over with these frames (a new game, or a full
+        journal compacted): one erase and rewrite of the used part."""
+        buf = bytearray(frame(header))
+        for p in payloads:
+            buf.extend(frame(p))
+        if len(buf) > self.size:
+            raise ValueError("the game does not fit the journal")
+        used = len(buf)
+        if self.end > used:
+            buf.extend(b"\xff" * (self.end - used))
+        self.nvm[0:len(buf)] = bytes(buf)
+        self.end = used

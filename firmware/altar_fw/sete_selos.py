@@ -1,0 +1,196 @@
+"""Cthulhu: Sete Selos on the device: the board, quick ritual entry (winner,
+then value), the redirect prompt, the removals with the engine's suggestion
+first, and the result with its tie-break.
+
+The board, 5 rows of 20 columns: the title (ritual and series), then per
+seat its name and insanity (">" marks the leader) beside the Elders: their
+values (inverted once revealed) over up to 3 cultists each, by seat number.
+"""
+
+from altar.sete_selos import removals
+from altar_fw.inputs import BACK, OK
+from altar_fw.ui import seat_char, seat_name
+
+BOARD = 20
+WINNER = 21
+VALUE = 22
+REDIRECT = 23
+REMOVE = 24
+OVER = 25
+_SHOWN = 12          # removal choices listed, best first
+_GRID = 6            # column where the Elders start
+
+
+class Play:
+    def __init__(self, ui):
+        self.ui = ui
+        self.winner = 0
+
+    def _view(self):
+        return self.ui.session.state.view()
+
+    def enter(self):
+        """Show the screen the game's state calls for."""
+        ui = self.ui
+        st = ui.session.state
+        ui.opts = []
+        ui.back_to = -1
+        if st.over:
+            ui.mode = OVER
+            return
+        aw = self._view()["awaiting"]
+        if aw is None:
+            ui.mode = BOARD
+        elif aw["do"] == "redirect":
+            ui.options(REDIRECT, [("Elder %d" % (e + 1), e + 1, e + 1) for e in range(7)
+                                  if not st.rev >> e & 1], back_to=-1)
+        else:
+            seat = aw["seat"]
+            ch = removals(st.stacks(seat), aw["count"], st.rules.power)[:_SHOWN]
+            opts = []
+            for i in range(len(ch)):
+                left = bytearray(st.stacks(seat))
+                for e in ch[i]:
+                    left[e - 1] -= 1
+                power = 0
+                for c in left:
+                    power += st.rules.power[c]
+                label = " ".join(["E%d" % e for e in ch[i]])
+                opts.append(("%s  pw%d%s" % (label, power, " *" if i == 0 else ""), i, 0))
+            self.choices = ch
+            ui.options(REMOVE, opts, back_to=-1)
+
+    def press(self, key):
+        ui = self.ui
+        m = ui.mode
+        if m == BOARD:
+            if key == OK:
+                n = ui.session.rules.seats
+                ui.options(WINNER, [(seat_name(ui.session.rules, s), s, s + 1) for s in range(n)],
+                           sel=ui.session.state.leader)
+            elif key == BACK:
+                ui.menu()
+        elif m == OVER:
+            if key == OK or key == BACK:
+                ui.menu()
+        elif key == BACK:
+            if m == WINNER:
+                self.enter()
+            elif m == VALUE:
+                self.press_winner_again()
+            else:
+                ui.menu()
+        else:
+            ui.choose_key(key)
+
+    def press_winner_again(self):
+        ui = self.ui
+        n = ui.session.rules.seats
+        ui.options(WINNER, [(seat_name(ui.session.rules, s), s, s + 1) for s in range(n)],
+                   sel=self.winner)
+
+    def chosen(self, v):
+        ui = self.ui
+        m = ui.mode
+        if m == WINNER:
+            self.winner = v
+            ui.options(VALUE, [(str(k), k, k) for k in range(1, 8)], sel=6)
+        elif m == VALUE:
+            ui.act({"do": "ritual", "winner": self.winner, "value": v})
+        elif m == REDIRECT:
+            ui.act({"do": "redirect", "elder": v})
+        elif m == REMOVE:
+            seat = self._view()["awaiting"]["seat"]
+            ui.act({"do": "remove", "seat": seat, "elders": self.choices[v]})
+
+    # -- the lights' events ----------------------------------------------------
+
+    def marks(self):
+        st = self.ui.session.state
+        return st.rev, sum(st.ins), st.over
+
+    def event(self, before):
+        rev, ins, over = self.marks()
+        if over and not before[2]:
+            return "victory" if self.ui.session.state.winners else "over"
+        if ins > before[1]:
+            return "insanity"
+        if rev & ~before[0]:
+            return "reveal"
+        return None
+
+    # -- drawing -----------------------------------------------------------------
+
+    def draw(self, s):
+        ui = self.ui
+        st = ui.session.state
+        r = st.rules
+        m = ui.mode
+        if m == BOARD:
+            s.title = "Ritual %d  Series %d" % (st.ritual, min(st.ritual // 7 + 1, 3))
+            s.seat = st.leader
+            self._board(s, st)
+            return
+        if m == OVER:
+            self._over(s, st)
+            return
+        ui.draw_options(s)
+        if m == WINNER:
+            s.title = "Ritual %d: winner?" % (st.ritual + 1)
+            s.seat = ui.opts[ui.sel][1]
+        elif m == VALUE:
+            s.title = "%s won with" % seat_name(r, self.winner)
+            s.seat = self.winner
+        elif m == REDIRECT:
+            s.seat = st.wseat
+            s.title = "%s: move cultist to" % seat_name(r, st.wseat)
+        else:
+            s.seat = st.wseat
+            s.title = "%s removes %d" % (seat_name(r, st.wseat), st.wcount)
+
+    def _board(self, s, st):
+        r = st.rules
+        lines = []
+        inv = [0, 0, 0, 0]
+        for row in range(4):
+            if row < r.seats:
+                left = "%s%s:%d" % (">" if row == st.leader else " ", seat_name(r, row)[:2],
+                                    st.ins[row])
+            else:
+                left = ""
+            left = (left + "      ")[:_GRID]
+            cells = []
+            for e in range(7):
+                if row == 0:
+                    cells.append(str(e + 1))
+                    if st.rev >> e & 1:
+                        inv[0] |= 1 << (_GRID + 2 * e)
+                else:
+                    who = []
+                    for seat in range(r.seats):
+                        who.extend([seat] * st.cult[seat * 7 + e])
+                    cells.append(seat_char(r, who[row - 1]) if row - 1 < len(who) else ".")
+            lines.append(left + " ".join(cells))
+        s.lines = lines
+        s.inv = inv
+
+    def _over(self, s, st):
+        r = st.rules
+        v = st.view()
+        w = v["winners"]
+        s.title = "%s wins!" % seat_name(r, w[0]) if w else "No winner"
+        s.seat = w[0] if w else -1
+        if v["reason"] == "immediate":
+            s.lines = ["Immediate victory", "Insanity %s" % " ".join([str(i) for i in st.ins])]
+            return
+        pw = v["power"]
+        cells = ["%s %d" % (seat_name(r, i), pw[i]) for i in range(r.seats)]
+        lines = ["Power: " + "  ".join(cells[:2])]
+        if len(cells) > 2:
+            lines.append("       " + "  ".join(cells[2:]))
+        d = st.decider
+        if d > 0:
+            lines.append("Tie: Elder %d decides" % d)
+        elif d < 0:
+            lines.append("Tie on every Elder")
+        s.lines = lines

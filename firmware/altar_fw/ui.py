@@ -1,0 +1,265 @@
+"""What the device shows and what each input does: pure Python, no displayio
+(it runs under the MicroPython VM in the tests).
+
+`Ui.press(input)` acts; `Ui.screen` (a Screen) is what to draw: a title and
+up to 4 lines of at most COLS characters, the selected line, and per line a
+mask of columns to show inverted. The game being played supplies its own
+screens (see sete.py); this module holds what every game shares: the
+new-game steps, the menu, undo, export, option lists and notices.
+
+Every change to the game goes through `sink`: `new(header)`, `did(record)`,
+`undid()`, `export()`; the app journals them, the tests record them.
+"""
+
+from altar.core import Rejected, Session
+from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
+
+COLS = 20
+ROWS = 4
+
+# Screens; the game's own are numbered from 20.
+GAME = 1
+PLAYERS = 2
+FIRST = 3
+MENU = 4
+CONFIRM = 5
+INFO = 6
+
+GAMES = (("sete-selos", "Sete Selos", (2, 3, 4)),)
+
+
+class Screen:
+    """What to draw; the Ui fills one in place."""
+
+    def __init__(self):
+        self.title = ""
+        self.lines = []
+        self.cursor = -1     # selected line, inverted
+        self.inv = None      # per line, a bit per column to invert
+        self.seat = -1       # whose colour the lights show
+
+
+def seat_name(rules, seat):
+    return "Ban" if seat == getattr(rules, "banished", -1) else "P%d" % (seat + 1)
+
+
+def seat_char(rules, seat):
+    return "B" if seat == getattr(rules, "banished", -1) else str(seat + 1)
+
+
+def wrap(text, cols=COLS):
+    """Words to lines of at most `cols` characters."""
+    out = []
+    line = ""
+    for w in text.split(" "):
+        while len(w) > cols:
+            if line:
+                out.append(line)
+                line = ""
+            out.append(w[:cols])
+            w = w[cols:]
+        if not line:
+            line = w
+        elif len(line) + 1 + len(w) <= cols:
+            line += " " + w
+        else:
+            out.append(line)
+            line = w
+    if line:
+        out.append(line)
+    return out
+
+
+class Ui:
+    def __init__(self, sink, seed=0):
+        self.sink = sink
+        self.seed = seed          # the next new game's seed (the app draws it)
+        self.session = None
+        self.play = None          # the game's screens (sete.Play)
+        self.mode = GAME
+        self.opts = []            # (label, value, shortcut number or 0) of an option screen
+        self.sel = 0
+        self.back_to = GAME
+        self.form = [0, 0]        # new game: game index, players
+        self.notice = ""          # one-shot title, e.g. "Undone"
+        self.event = None         # "reveal", "insanity", "victory": for the lights
+        self.screen = Screen()
+        self._game_menu()
+
+    # -- the game ---------------------------------------------------------
+
+    def resume(self, session):
+        """Take over a game (read back from the journal)."""
+        self.session = session
+        self.play = _play_for(self, session)
+        self.play.enter()
+
+    def act(self, obj):
+        """Apply a log action; True if the engine took it."""
+        s = self.session
+        before = self.play.marks()
+        try:
+            t = s.mod.parse(s.rules, obj)
+            s.play(t)
+        except Rejected as e:
+            self.info("Refused", str(e))
+            return False
+        self.sink.did(t)
+        self.event = self.play.event(before)
+        self.play.enter()
+        return True
+
+    def undo(self):
+        if self.session is None or not self.session.history:
+            self.notice = "Nothing to undo"
+            return
+        self.session.undo()
+        self.sink.undid()
+        self.notice = "Undone"
+        self.play.enter()
+
+    # -- input ------------------------------------------------------------
+
+    def press(self, key):
+        self.notice = ""
+        self.event = None
+        if key == UNDO:
+            self.undo()
+        elif self.mode >= 20:
+            self.play.press(key)
+        elif key == BACK:
+            self._back()
+        elif self.opts:
+            self.choose_key(key)
+        elif key == OK:
+            self._back()
+        self.draw()
+
+    def choose_key(self, key):
+        """Option-list keys: move, pick by number, or take the selection."""
+        n = len(self.opts)
+        if key == PREV:
+            self.sel = (self.sel - 1) % n
+        elif key == NEXT:
+            self.sel = (self.sel + 1) % n
+        elif key > VALUE:
+            for i in range(n):
+                if self.opts[i][2] == key - VALUE:
+                    self.sel = i
+                    self._chosen(self.opts[i][1])
+                    return
+        elif key == OK:
+            self._chosen(self.opts[self.sel][1])
+
+    def options(self, mode, opts, sel=0, back_to=GAME):
+        self.mode = mode
+        self.opts = opts
+        self.sel = sel if 0 <= sel < len(opts) else 0
+        self.back_to = back_to
+
+    def info(self, title, text, back_to=-1):
+        """A message screen; OK or BACK return (to the game by default)."""
+        self.mode = INFO
+        self.opts = []
+        self.back_to = back_to
+        self.screen.title = title
+        self._info = wrap(text)[:ROWS]
+
+    def _chosen(self, v):
+        m = self.mode
+        if m >= 20:
+            self.play.chosen(v)
+        elif m == GAME:
+            self.form[0] = v
+            counts = GAMES[v][2]
+            self.options(PLAYERS, [("%d players" % n, n, n) for n in counts], back_to=GAME)
+        elif m == PLAYERS:
+            self.form[1] = v
+            self.options(FIRST, [("P%d" % (i + 1), i, i + 1) for i in range(v)],
+                         back_to=PLAYERS)
+        elif m == FIRST:
+            self._start(v)
+        elif m == MENU:
+            self._menu(v)
+        elif m == CONFIRM:
+            if v:
+                self._game_menu()
+            else:
+                self.play.enter()
+
+    def _back(self):
+        b = self.back_to
+        if b < 0 and self.session is not None:
+            self.play.enter()
+        elif b == PLAYERS:
+            self.mode = GAME
+            self._chosen(self.form[0])
+        else:
+            self._game_menu()
+
+    # -- shared screens -----------------------------------------------------
+
+    def _game_menu(self):
+        opts = [(GAMES[i][1], i, i + 1) for i in range(len(GAMES))]
+        self.options(GAME, opts, back_to=-1)
+
+    def _start(self, first):
+        name, _, _ = GAMES[self.form[0]]
+        n = self.form[1]
+        header = {"altar": 1, "game": name, "players": ["P%d" % (i + 1) for i in range(n)],
+                  "first": first, "seed": self.seed}
+        session = Session(header)
+        self.sink.new(header)
+        self.seed += 1
+        self.resume(session)
+
+    def menu(self):
+        opts = [("Back to game", 0, 1), ("Undo last", 1, 2), ("Export log", 2, 3),
+                ("New game", 3, 4)]
+        self.options(MENU, opts, back_to=-1)
+
+    def _menu(self, v):
+        if v == 0:
+            self.play.enter()
+        elif v == 1:
+            self.undo()
+            self.play.enter()
+        elif v == 2:
+            self.sink.export()
+            self.info("Log exported", "The session log went to the USB serial console.")
+        else:
+            self.options(CONFIRM, [("No, keep it", 0, 0), ("Yes, erase it", 1, 0)], back_to=-1)
+
+    # -- drawing -------------------------------------------------------------
+
+    def draw(self):
+        s = self.screen
+        s.inv = None
+        s.cursor = -1
+        if self.mode >= 20:
+            self.play.draw(s)
+        elif self.mode == INFO:
+            s.lines = self._info
+        else:
+            s.title = {GAME: "New game", PLAYERS: "How many players?",
+                       FIRST: "Who deals first?", MENU: "Menu",
+                       CONFIRM: "Erase this game?"}[self.mode]
+            self.draw_options(s)
+        if self.notice:
+            s.title = self.notice
+        return s
+
+    def draw_options(self, s):
+        """The option list, scrolled so that the selection shows."""
+        top = max(0, min(self.sel - ROWS + 1, len(self.opts) - ROWS))
+        top = min(top, self.sel)
+        s.lines = [self.opts[i][0][:COLS] for i in range(top, min(top + ROWS, len(self.opts)))]
+        s.cursor = self.sel - top
+
+
+def _play_for(ui, session):
+    # One module per game's screens, imported only for the game played.
+    if session.header["game"] == "sete-selos":
+        from altar_fw.sete_selos import Play
+        return Play(ui)
+    raise ValueError("no screens for this game")

@@ -1,0 +1,87 @@
+"""Drive an emulated device by key presses, as a player would (not a test
+module). The driver reads the screen's state only to decide which keys to
+press; every change goes through the keys."""
+
+from altar_fw import sete_selos as screens
+from altar_fw import ui as U
+from altar_host.emulator import Device
+
+BOARDS = ("macropad", "pico-display", "feather-oled")
+
+
+def goto(dev, index, shortcut=False):
+    """Select option `index` of the option screen shown, then take it: by its
+    number key when asked and the board has one, else by prev/next."""
+    ui = dev.app.ui
+    num = ui.opts[index][2]
+    if shortcut and num and dev.can(str(num)):
+        dev.press(str(num))
+        return
+    n = len(ui.opts)
+    fwd = (index - ui.sel) % n
+    word = "next" if fwd <= n - fwd else "prev"
+    for _ in range(min(fwd, n - fwd)):
+        dev.press(word)
+    assert ui.sel == index
+    dev.press("ok")
+
+
+def value_of(dev, v):
+    """The index of the option whose value is v."""
+    return [o[1] for o in dev.app.ui.opts].index(v)
+
+
+def new_game(dev, players, first, shortcut=False):
+    ui = dev.app.ui
+    if ui.mode != U.GAME:
+        dev.press("back")
+        if ui.mode != U.MENU:
+            dev.press("back")
+        goto(dev, value_of(dev, 3))           # menu: New game
+        goto(dev, value_of(dev, 1))           # yes, erase it
+    assert ui.mode == U.GAME and dev.text()[0] == "New game"
+    goto(dev, 0, shortcut)
+    assert dev.text()[0] == "How many players?"
+    goto(dev, value_of(dev, players), shortcut)
+    assert dev.text()[0] == "Who deals first?"
+    goto(dev, value_of(dev, first), shortcut)
+    assert ui.mode == screens.BOARD
+
+
+def ritual(dev, winner, value, shortcut=False):
+    ui = dev.app.ui
+    assert ui.mode == screens.BOARD
+    dev.press("ok")
+    assert ui.mode == screens.WINNER and dev.text()[0].endswith("winner?")
+    goto(dev, value_of(dev, winner), shortcut)
+    assert ui.mode == screens.VALUE and dev.text()[0].endswith("won with")
+    goto(dev, value_of(dev, value), shortcut)
+
+
+def redirect(dev, elder, shortcut=False):
+    assert dev.app.ui.mode == screens.REDIRECT
+    goto(dev, value_of(dev, elder), shortcut)
+
+
+def remove(dev, index):
+    assert dev.app.ui.mode == screens.REMOVE
+    goto(dev, index)
+
+
+def play(dev, action, shortcut=False):
+    """One log action (quick entry) by key presses."""
+    if action["do"] == "ritual":
+        ritual(dev, action["winner"], action["value"], shortcut)
+    elif action["do"] == "redirect":
+        redirect(dev, action["elder"], shortcut)
+    elif action["do"] == "remove":
+        choices = dev.app.ui.play.choices
+        remove(dev, choices.index(sorted(action["elders"])))
+    elif action["do"] == "undo":
+        dev.press("undo")
+    else:
+        raise ValueError(action)
+
+
+def fresh(board, **kw):
+    return Device(board, **kw)

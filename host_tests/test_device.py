@@ -1,0 +1,333 @@
+"""The device, emulated: whole games by key presses on every board, golden
+screens, power cuts at every byte of every journal write, monkeys, and the
+journal's flash rules."""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from altar import log
+from altar_fw import sete_selos as screens
+from altar_fw import ui as U
+from altar_host.emulator import Device, FlashNVM, png_pixels
+from conftest import HERE, ROOT
+from device_driver import BOARDS, goto, new_game, play, remove, redirect, ritual
+
+GOLDEN = os.path.join(HERE, "golden", "screens")
+
+
+def board_text_matches(dev):
+    """The board screen says what the engine holds."""
+    ui = dev.app.ui
+    v = ui.session.view()
+    rows = dev.text()
+    if not ui.notice:
+        assert rows[0] == "Ritual %d  Series %d" % (v["ritual"], min(v["ritual"] // 7 + 1, 3))
+    seats = ui.session.rules.seats
+    for seat in range(seats):
+        row = rows[1 + seat]
+        assert (row[0] == ">") == (seat == v["leader"]), rows
+        assert row[4] == str(v["insanity"][seat]), rows
+    for e in range(7):
+        col = 6 + 2 * e
+        assert rows[1][col] == str(e + 1)
+        shown = sum(1 for r in rows[2:5] if r[col] != ".")
+        assert shown == sum(v["elders"][e]["cultists"]), (e, rows)
+
+
+def replays_to_the_same_result(dev):
+    text = dev.export()
+    again = log.load(text.splitlines())
+    assert again.view() == dev.app.ui.session.view()
+    return text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("board", BOARDS)
+def test_whole_game_by_key_presses(board, players):
+    rng = random.Random(players * 7 + BOARDS.index(board))
+    dev = Device(board, capture=False)
+    new_game(dev, players, rng.randrange(players), shortcut=True)
+    undos = reboots = visits = 0
+    while not dev.app.ui.session.state.over:
+        ui = dev.app.ui
+        st = ui.session.state
+        if ui.mode == screens.BOARD:
+            board_text_matches(dev)
+            visits += 1
+            r = {3: 0, 5: 0.08}.get(visits, rng.random())
+            if r < 0.06 and ui.session.history:
+                before = len(ui.session.history)
+                dev.press("undo")
+                assert dev.text()[0] == "Undone" and len(dev.app.ui.session.history) == before - 1
+                undos += 1
+            elif r < 0.1:
+                view = ui.session.view()
+                dev.boot()     # unplugged and plugged in again
+                assert dev.text()[0] == "Resumed" and dev.app.ui.session.view() == view
+                reboots += 1
+            else:
+                ritual(dev, rng.randrange(st.rules.seats), rng.randrange(1, 8), rng.random() < 0.5)
+        elif ui.mode == screens.REDIRECT:
+            assert dev.text()[0] == "%s: move cultist to" % U.seat_name(st.rules, st.wseat)
+            redirect(dev, rng.choice([o[1] for o in ui.opts]), rng.random() < 0.5)
+        else:
+            assert ui.mode == screens.REMOVE, dev.text()
+            assert dev.text()[0] == "%s removes %d" % (U.seat_name(st.rules, st.wseat), st.wcount)
+            assert dev.text()[1].endswith(" *")      # the engine's suggestion, first
+            remove(dev, 0 if rng.random() < 0.7 else rng.randrange(len(ui.opts)))
+    v = dev.app.ui.session.view()
+    title = dev.text()[0]
+    if v["winners"]:
+        assert title == "%s wins!" % U.seat_name(dev.app.ui.session.rules, v["winners"][0])
+    else:
+        assert title == "No winner"
+    if v["reason"] == "power":
+        assert dev.text()[1].startswith("Power: ")
+    assert undos and reboots
+    replays_to_the_same_result(dev)
+
+
+# -- a fixed game that reaches every screen -------------------------------------------
+
+def tour_game():
+    """A 3-player quick-entry game with redirects, removals and a power end
+    whose tie an Elder breaks (found once by searching seeds)."""
+    from altar.core import Session
+    from altar.sete_selos import removals
+    from altar_host.randomplay import sete_selos_game
+    for seed in range(500):
+        h, actions = sete_selos_game(3, seed, quick=100)
+        s = Session(h)
+        listed = True
+        for a in actions:
+            if a["do"] == "remove":
+                st = s.state
+                shown = removals(st.stacks(a["seat"]), st.wcount, st.rules.power)[:12]
+                listed = listed and sorted(a["elders"]) in shown
+            s.do(a)
+        if not listed:
+            continue
+        verbs = {a["do"] for a in actions}
+        if s.state.reason == "power" and s.state.decider > 0 and {"redirect", "remove"} <= verbs:
+            return h, actions
+    raise AssertionError("no such game in 500 seeds")
+
+
+TOUR = tour_game()
+
+
+def tour(dev, shots=None):
+    """Play TOUR by keys; shots(name) is called at each screen's first sight."""
+    h, actions = TOUR
+    seen = set()
+
+    def shot(name):
+        if shots and name not in seen:
+            seen.add(name)
+            shots(name)
+    shot("new-game")
+    dev.press("ok")
+    shot("players")
+    goto(dev, [o[1] for o in dev.app.ui.opts].index(3))
+    goto(dev, h["first"])
+    for i, a in enumerate(actions):
+        if a["do"] == "ritual" and i > 12:
+            shot("board")
+            dev.press("ok")
+            shot("winner")
+            goto(dev, a["winner"])
+            shot("value")
+            goto(dev, a["value"] - 1)
+            continue
+        if a["do"] == "redirect":
+            shot("redirect")
+        elif a["do"] == "remove":
+            shot("remove")
+        play(dev, a)
+    shot("over")
+    dev.press("ok")
+    shot("menu")
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_golden_screens(board):
+    """PNGs of the main screens; ALTAR_REGEN=1 rewrites them (look at them)."""
+    dev = Device(board)
+    got = {}
+    tour(dev, lambda name: got.__setitem__(name, dev.png()))
+    assert sorted(got) == sorted(["new-game", "players", "board", "winner", "value", "redirect",
+                                  "remove", "over", "menu"])
+    os.makedirs(GOLDEN, exist_ok=True)
+    for name, data in sorted(got.items()):
+        path = os.path.join(GOLDEN, "%s-%s.png" % (board, name))
+        if os.environ.get("ALTAR_REGEN"):
+            with open(path, "wb") as f:
+                f.write(data)
+        with open(path, "rb") as f:
+            assert png_pixels(f.read()) == png_pixels(data), path
+
+
+def test_tour_over_screen_shows_the_tie_break():
+    dev = Device("macropad", capture=False)
+    tour(dev)
+    dev.press("back")          # the menu's back: to the result again
+    st = dev.app.ui.session.state
+    assert "Tie: Elder %d decides" % st.decider in dev.text()
+    replays_to_the_same_result(dev)
+
+
+# -- power cuts ---------------------------------------------------------------------------
+
+def test_power_cut_at_every_byte_of_every_journal_write():
+    """For each action of a whole game, cut the power after each byte of its
+    journal frame: the device reboots into the state before the action (only
+    the action being written is lost); doing it again gives the state after,
+    which a further reboot keeps. Cuts during the new game's header too."""
+    h, actions = TOUR
+    ref = Device("feather-oled", capture=False)
+    # The new game: cut while the header is being written.
+    for k in range(0, 100, 7):
+        dev = Device("feather-oled", capture=False)
+        dev.nvm.cut_after = -1
+        dev.press("ok")
+        goto(dev, [o[1] for o in dev.app.ui.opts].index(3))
+        dev.nvm.cut_after = k
+        goto(dev, h["first"])
+        if dev.cuts:
+            assert dev.app.ui.session is None and dev.app.ui.mode == U.GAME
+    ref.press("ok")
+    goto(ref, [o[1] for o in ref.app.ui.opts].index(3))
+    goto(ref, h["first"])
+    cuts = 0
+    lengths = []
+    for a in actions + [{"do": "undo"}]:
+        before = bytes(ref.nvm.data)
+        view = ref.app.ui.session.view()
+        frame_len = None
+        for k in range(0, 40):
+            dev = Device("feather-oled", nvm=FlashNVM(), capture=False)
+            dev.nvm.data[:] = before
+            dev.boot()
+            assert dev.app.ui.session.view() == view
+            dev.nvm.cut_after = k
+            play(dev, a)
+            if not dev.cuts:
+                frame_len = k
+                break
+            cuts += 1
+            assert dev.app.ui.session.view() == view, (a, k)   # the action is lost, no more
+            dev.nvm.cut_after = -1
+            play(dev, a)
+            after = dev.app.ui.session.view()
+            dev.boot()
+            assert dev.app.ui.session.view() == after
+        play(ref, a)
+        assert frame_len is not None and ref.app.ui.session.view() == after
+        lengths.append(frame_len)
+    assert cuts == sum(lengths) and min(lengths) >= 3     # every byte of every frame
+    assert ref.nvm.erases == 0      # a fresh sector: the header and every append only program
+
+
+def test_a_full_journal_is_compacted():
+    """A 260-byte journal fills up within a game: the kept actions are
+    rewritten (one erase) and the game goes on and replays the same."""
+    h, actions = TOUR
+    dev = Device("macropad", nvm=FlashNVM(size=260), capture=False)
+    new_game(dev, 3, h["first"])
+    for a in actions:
+        play(dev, a)
+        if a["do"] == "ritual":
+            dev.press("undo")
+            play(dev, a)
+    assert dev.nvm.erases > 1
+    view = dev.app.ui.session.view()
+    dev.boot()
+    assert dev.app.ui.session.view() == view
+    replays_to_the_same_result(dev)
+
+
+def test_a_game_too_big_for_the_journal_plays_on_and_says_so():
+    h, actions = TOUR
+    dev = Device("macropad", nvm=FlashNVM(size=120), capture=False)
+    new_game(dev, 3, h["first"])
+    for a in actions[:12]:
+        if dev.app.ui.mode == U.INFO:
+            assert dev.text()[0] == "Journal full"
+            dev.press("ok")
+        play(dev, a)
+    assert dev.app.ui.session.state.ritual >= 10
+
+
+def test_journal_garbage_and_bad_header_lose_nothing():
+    dev = Device("macropad", nvm=FlashNVM(), capture=False)
+    dev.nvm.data[0:5] = b"\x03abc\x00"          # a header frame with a bad check
+    dev.boot()
+    assert dev.app.ui.mode == U.GAME and dev.text()[0] == "No game to resume"
+    from altar_fw import journal
+    f = journal.frame(b'{"altar": 2}')
+    dev.nvm.data[0:len(f)] = f
+    dev.boot()
+    assert dev.text()[0] == "Journal unreadable"
+    assert bytes(dev.nvm.data[0:len(f)]) == f     # nothing erased until a new game
+
+
+# -- monkeys -------------------------------------------------------------------------------
+
+def test_monkeys_10000_presses_per_board(tmp_path):
+    """10,000 random presses on each board (in parallel processes): no
+    exception, and the journal exports a log that replays. One more run cuts
+    the power at random during flash writes."""
+    runs = [(b, 10000, 0) for b in BOARDS] + [("macropad", 2000, 0.3)]
+    procs = []
+    for i, (board, n, cut) in enumerate(runs):
+        out = tmp_path / ("%d.jsonl" % i)
+        cmd = [sys.executable, "-m", "altar_host.cli", "emulate", "--board", board, "--monkey",
+               str(n), "--seed", str(i), "--export", str(out)]
+        if cut:
+            cmd += ["--power-cut", str(cut)]
+        procs.append((out, subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, cwd=ROOT)))
+    for out, p in procs:
+        so, se = p.communicate(timeout=600)
+        assert p.returncode == 0, se.decode()[-2000:]
+        with open(out, "rb") as f:
+            session = log.load(f)
+        assert session.header["game"] == "sete-selos" or session.history == []
+
+
+# -- the view-model and the journal on the MicroPython VM ---------------------------------
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 5), (4, 9)])
+def test_view_model_and_journal_on_both_vms(players, seed):
+    """Whole games through the Ui and a bytearray journal print the same
+    bytes on CPython and on the MicroPython VM (256 KB heap; the budget is
+    measured by tools/bench_device.py)."""
+    from conftest import micropython
+    script = os.path.join(HERE, "vm_device.py")
+    args = [script, str(players), str(seed)]
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([os.path.join(ROOT, "lib"),
+                                                         os.path.join(ROOT, "firmware")]))
+    cp = subprocess.run([sys.executable] + args, capture_output=True, timeout=120)
+    mp = subprocess.run([micropython(), "-X", "heapsize=256k"] + args, capture_output=True,
+                        env=env, timeout=120)
+    assert cp.returncode == 0, cp.stderr.decode()
+    assert (mp.returncode, mp.stderr) == (0, b""), mp.stderr.decode()
+    assert cp.stdout == mp.stdout
+    out = cp.stdout.decode()
+    assert "replay same=True" in out and "reboot same=True" in out and "torn=0" in out
+    assert "wins!" in out or "No winner" in out
+
+
+def test_screens_are_one_two_colour_bitmap_per_board():
+    """No label objects and no many-colour bitmap: one 1-bit canvas, whose
+    size the budget counts (the 240x135 screen draws it at scale 2)."""
+    for board in BOARDS:
+        dev = Device(board, capture=False)
+        c = dev.app.canvas
+        assert len(c.group[0].pixel_shader) == 2      # a 2-colour palette: 1 bit a pixel
+        assert (c.cols, c.rows) in ((21, 5), (20, 5))
+        assert c.bitmap.width * c.bitmap.height <= 128 * 64

@@ -1,0 +1,133 @@
+"""The device's view-model and journal without displayio, for both VMs:
+
+    python host_tests/vm_device.py PLAYERS SEED
+    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py PLAYERS SEED
+
+A seeded player presses keys through whole games (with undos, menus and a
+reboot from the journal); every screen is printed, then the journal read
+back and replayed. Both VMs must print the same bytes.
+"""
+
+import sys
+
+from altar.core import Session
+from altar.jsonin import loads
+from altar.jsonout import dumps
+from altar.rng import Rng
+from altar_fw import journal as J
+from altar_fw import sete_selos as S
+from altar_fw import ui as U
+from altar_fw.inputs import BACK, NEXT, OK, UNDO, VALUE
+
+
+class Sink:
+    def __init__(self, nvm):
+        self.journal = J.Journal(nvm)
+        self.header = None
+        self.ui = None
+
+    def new(self, header):
+        self.header = dumps(header).encode()
+        self.journal.rewrite(self.header, ())
+
+    def did(self, t):
+        if not self.journal.append(J.encode(t)):
+            self.compact()
+
+    def undid(self):
+        if not self.journal.append(J.UNDO):
+            self.compact()
+
+    def compact(self):
+        self.journal.rewrite(self.header, [J.encode(t) for t in self.ui.session.history])
+
+    def export(self):
+        print("export")
+
+
+def show(ui):
+    s = ui.screen
+    print("%s|%s cur=%d inv=%s seat=%d ev=%s" % (s.title, "|".join(s.lines), s.cursor,
+                                                 s.inv, s.seat, ui.event))
+
+
+def boot(nvm, seed):
+    """A Ui over the journal in nvm, as the app boots it."""
+    sink = Sink(nvm)
+    ui = U.Ui(sink, seed)
+    sink.ui = ui
+    header, records = sink.journal.read()
+    if header is not None:
+        session = Session(loads(header.decode()))
+        for p in records:
+            if p == J.UNDO:
+                session.undo()
+            else:
+                session.play(J.decode(p))
+        sink.header = header
+        ui.resume(session)
+    ui.draw()
+    return ui
+
+
+def press(ui, key):
+    ui.press(key)
+    show(ui)
+
+
+def pick(ui, rng, index=-1):
+    """Select an option (random unless given) by NEXT presses or its number."""
+    if index < 0:
+        index = rng.below(len(ui.opts))
+    num = ui.opts[index][2]
+    if num and rng.below(2):
+        press(ui, VALUE + num)
+        return
+    while ui.sel != index:
+        press(ui, NEXT)
+    press(ui, OK)
+
+
+def game(players, seed):
+    rng = Rng(seed)
+    nvm = bytearray(b"\xff" * 4096)
+    ui = boot(nvm, seed)
+    show(ui)
+    pick(ui, rng, 0)
+    pick(ui, rng, [o[1] for o in ui.opts].index(players))
+    pick(ui, rng)
+    n = 0
+    while not ui.session.state.over:
+        n += 1
+        if ui.mode == S.BOARD:
+            k = rng.below(20)
+            if k == 0:
+                press(ui, UNDO)
+            elif k == 1:
+                press(ui, BACK)            # the menu, and back
+                press(ui, BACK)
+            elif k == 2 or n == 3:
+                view = ui.session.view()
+                ui = boot(nvm, seed)       # power off and on
+                print("reboot same=%s" % (ui.session.view() == view))
+            else:
+                press(ui, OK)
+                pick(ui, rng)              # the winner
+                pick(ui, rng)              # the value
+        else:
+            pick(ui, rng)                  # a redirect or a removal
+    j = J.Journal(nvm)
+    header, records = j.read()
+    s = Session(loads(header.decode()))
+    for p in records:
+        if p == J.UNDO:
+            s.undo()
+        else:
+            s.play(J.decode(p))
+    print("journal frames=%d bytes=%d torn=%d" % (len(records), j.end, j.torn))
+    print("replay same=%s" % (s.view() == ui.session.view()))
+    print(dumps(s.view()))
+
+
+if __name__ == "__main__":
+    game(int(sys.argv[1]), int(sys.argv[2]))
