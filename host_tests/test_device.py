@@ -106,7 +106,7 @@ def tour_game():
         for a in actions:
             if a["do"] == "remove":
                 st = s.state
-                shown = removals(st.stacks(a["seat"]), st.wcount, st.rules.power)[:12]
+                shown = removals(st.stacks(a["seat"]), st.wcount, st.rules.power)
                 listed = listed and sorted(a["elders"]) in shown
             s.do(a)
         if not listed:

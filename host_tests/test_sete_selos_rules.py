@@ -384,6 +384,10 @@ def test_removals_are_every_choice_best_first():
     assert sorted(map(tuple, got)) == [(1, 1), (1, 3), (1, 7), (3, 7)]
     assert got[-1] == [3, 7]     # keeps only 2 on Elder 1: the least power
     assert removals([1, 0, 0, 0, 0, 0, 1], 1, t, False) == [[7], [1]]
+    assert removals([2, 0, 1, 0, 0, 0, 1], 2, t, most=2) == got[:2]
+    many = removals([3, 3, 3, 3, 3, 3, 3], 4, t, most=300)
+    # C(10, 4) multisets of 4 from 7 Elders, less the 7 that take 4 from one
+    assert len(many) == 203 and removals([3] * 7, 4, t) == many[:12]
 
 
 def test_best_removal_rules():

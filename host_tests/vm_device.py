@@ -1,7 +1,7 @@
 """The device's view-model and journal without displayio, for both VMs:
 
     python host_tests/vm_device.py PLAYERS SEED
-    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py PLAYERS SEED
+    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py PLAYERS SEED [--mem]
 
 A seeded player presses keys through whole games (with undos, menus and a
 reboot from the journal); every screen is printed, then the journal read
@@ -12,7 +12,7 @@ import sys
 
 from altar.core import Session
 from altar.jsonin import loads
-from altar.jsonout import dumps
+from altar.jsonout import dump, dumps
 from altar.rng import Rng
 from altar_fw import journal as J
 from altar_fw import sete_selos as S
@@ -90,7 +90,9 @@ def pick(ui, rng, index=-1):
 
 def game(players, seed):
     rng = Rng(seed)
-    nvm = bytearray(b"\xff" * 4096)
+    nvm = bytearray(4096)      # stands for the flash sector, outside the heap on a board
+    for i in range(4096):
+        nvm[i] = 0xFF
     ui = boot(nvm, seed)
     show(ui)
     pick(ui, rng, 0)
@@ -126,8 +128,13 @@ def game(players, seed):
             s.play(J.decode(p))
     print("journal frames=%d bytes=%d torn=%d" % (len(records), j.end, j.torn))
     print("replay same=%s" % (s.view() == ui.session.view()))
-    print(dumps(s.view()))
+    dump(s.view(), sys.stdout.write)     # streamed, as the replay does
+    print()
 
 
 if __name__ == "__main__":
     game(int(sys.argv[1]), int(sys.argv[2]))
+    if "--mem" in sys.argv:    # MicroPython only: the steady heap after a whole game
+        import gc
+        gc.collect()
+        print("MEM", gc.mem_alloc(), gc.mem_free())

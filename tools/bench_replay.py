@@ -510,8 +510,16 @@ def main(argv=None):
         text = report(machine(), logs, heap, timing, mpy_via_m, args, time.time() - t_start)
         print(text)
         if not args.no_write:
-            with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
-                f.write(text)
+            path = os.path.join(ROOT, "BENCHMARKS.md")
+            tail = ""
+            if os.path.exists(path):
+                with open(path) as f:
+                    old = f.read()
+                # tools/bench_device.py owns what follows its marker
+                if "<!-- bench_device -->" in old:
+                    tail = "\n" + old[old.index("<!-- bench_device -->"):]
+            with open(path, "w") as f:
+                f.write(text + tail)
             print("wrote %s" % os.path.join(ROOT, "BENCHMARKS.md"), file=sys.stderr)
     finally:
         if args.keep:

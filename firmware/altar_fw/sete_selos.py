@@ -46,7 +46,7 @@ class Play:
                                   if not st.rev >> e & 1], back_to=-1)
         else:
             seat = aw["seat"]
-            ch = removals(st.stacks(seat), aw["count"], st.rules.power)[:_SHOWN]
+            ch = removals(st.stacks(seat), aw["count"], st.rules.power, True, _SHOWN)
             opts = []
             for i in range(len(ch)):
                 left = bytearray(st.stacks(seat))

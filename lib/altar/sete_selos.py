@@ -118,10 +118,11 @@ def power_result(cult, seats, table):
     return powers, tied if len(tied) == 1 else [], decider
 
 
-def removals(stacks, k, table, low=True):
-    """Every way to remove k own cultists (Elder values, ascending), best
-    first: the most power kept, then on equal power more kept on the high
-    Elders (low=True: take from lower Elders first) or on the low ones."""
+def removals(stacks, k, table, low=True, most=12):
+    """The `most` best ways to remove k own cultists (Elder values,
+    ascending), best first: the most power kept, then on equal power more
+    kept on the high Elders (low=True: take from lower Elders first) or on
+    the low ones. Only `most` are kept while searching: the board's heap."""
     k = min(k, sum(stacks))
     order = range(6, -1, -1) if low else range(7)
     found = []
@@ -129,9 +130,18 @@ def removals(stacks, k, table, low=True):
 
     def walk(e, left):
         if e == 7:
-            if not left:
-                # Keys are distinct (the list fixes cur), so the order is too.
-                found.append(((power_of(cur, table), [cur[i] for i in order]), list(cur)))
+            if left:
+                return
+            key = (power_of(cur, table), [cur[i] for i in order])
+            if len(found) == most and key <= found[-1][0]:
+                return
+            # Keys are distinct (the list fixes cur), so the order is total.
+            i = len(found)
+            while i > 0 and found[i - 1][0] < key:
+                i -= 1
+            found.insert(i, (key, list(cur)))
+            if len(found) > most:
+                found.pop()
             return
         top = stacks[e]
         r = 0
@@ -142,13 +152,12 @@ def removals(stacks, k, table, low=True):
         cur[e] = top
 
     walk(0, k)
-    found.sort(reverse=True)
     return [[e + 1 for e in range(7) for _ in range(stacks[e] - kept[e])] for _, kept in found]
 
 
 def best_removal(stacks, k, table, low=True):
     """The first of `removals`: what the Banished does, and the suggestion."""
-    return removals(stacks, k, table, low)[0]
+    return removals(stacks, k, table, low, 1)[0]
 
 
 class State:

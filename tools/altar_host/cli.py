@@ -92,6 +92,11 @@ def cmd_emulate(args):
     return emulate.main(args)
 
 
+def cmd_deploy(args):
+    from altar_host import deploy
+    return deploy.main(args)
+
+
 def cmd_dump(args):
     """The lines between the export markers, checked by replaying them."""
     from altar_host.emulator import dump_to_log
@@ -148,6 +153,12 @@ def main(argv=None):
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
     u.add_argument("-o", "--output", required=True, metavar="LOG")
     u.set_defaults(fn=cmd_dump)
+    p_ = sub.add_parser("deploy", help="lay out a CIRCUITPY drive for a board")
+    p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
+    p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))
+    p_.add_argument("--mpy-cross", metavar="PATH",
+                    help="CircuitPython's mpy-cross, to ship .mpy files (checked)")
+    p_.set_defaults(fn=cmd_deploy)
     args = p.parse_args(argv)
     return args.fn(args)
 

@@ -1,0 +1,89 @@
+"""Key presses to inputs (short, long, timestamps), the lights' effects, and
+the emulator's interactive terminal."""
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+from altar_fw.inputs import BACK, LONG_MS, NEXT, OK, PREV, UNDO, Presses
+from altar_fw.lights import BANISHED, EFFECTS, SEAT_COLOURS, Lights
+from altar_host.emulator import Device, Pixels
+from device_driver import new_game, ritual
+from conftest import ROOT
+
+KEYMAP = ((PREV, BACK), (OK, 0), (NEXT, UNDO))
+
+
+def test_short_and_long_presses_from_event_timestamps():
+    p = Presses(KEYMAP)
+    assert p.event(0, True, 1000) == 0
+    assert p.event(0, False, 1000 + LONG_MS - 1) == PREV
+    assert p.event(0, True, 5000) == 0 and p.event(0, False, 5000 + LONG_MS) == BACK
+    assert p.event(1, True, 0) == 0 and p.event(1, False, 5000) == OK   # no long input: short
+    assert p.event(2, False, 10) == 0          # a release without its press
+    assert p.event(7, True, 10) == 0           # not a key of this board
+    # supervisor.ticks_ms wraps at 2**29: a hold across the wrap is still long
+    assert p.event(2, True, (1 << 29) - 100) == 0 and p.event(2, False, 600) == UNDO
+
+
+def test_effects_are_distinct_short_and_end_on_the_leader():
+    assert len(set(EFFECTS.values())) == len(EFFECTS)
+    px = Pixels(12)
+    lights = Lights(px)
+    lights.seat(1)
+    assert lights.tick(0) and px.shown == [SEAT_COLOURS[1]] * 12
+    assert not lights.tick(50)                   # nothing changed: no write
+    for name in ("reveal", "insanity", "victory"):
+        lights.start(name, 1000)
+        frames = []
+        t = 1000
+        while lights.effect is not None:
+            if lights.tick(t):
+                frames.append(list(px.shown))
+            t += 10                               # ticks, never a sleep
+        assert len(frames) > 2 and t - 1000 <= 3000
+        assert px.shown == [SEAT_COLOURS[1]] * 12
+    lights.seat(2, banished=2)
+    lights.tick(t)
+    assert px.shown == [BANISHED] * 12
+
+
+def test_a_reveal_flashes_the_pixels_on_the_device():
+    dev = Device("macropad", capture=False)
+    new_game(dev, 4, 0)
+    for winner in (0, 1, 2):
+        ritual(dev, winner, 5)
+    assert dev.app.ui.event == "reveal"
+    assert dev.pixels.shown == [0xFFFFFF] * 12          # the first frame: white
+    dev.tick(2000)
+    leader = dev.app.ui.session.state.leader
+    assert dev.pixels.shown == [SEAT_COLOURS[leader]] * 12
+
+
+def test_interactive_terminal_draws_and_quits():
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "altar_host.cli", "emulate",
+                                  "--board", "feather-oled"])
+    out = b""
+    deadline = time.time() + 60
+    sent = False
+    while time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.5)
+        if r:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                break
+        if not sent and b"q: quit" in out:
+            os.write(fd, b"\r")         # OK: Sete Selos
+            time.sleep(1)
+            os.write(fd, b"q")
+            sent = True
+    _, status = os.waitpid(pid, 0)
+    assert sent and os.WEXITSTATUS(status) == 0
+    assert "▀".encode() in out or "█".encode() in out
