@@ -331,3 +331,25 @@ def test_screens_are_one_two_colour_bitmap_per_board():
         assert len(c.group[0].pixel_shader) == 2      # a 2-colour palette: 1 bit a pixel
         assert (c.cols, c.rows) in ((21, 5), (20, 5))
         assert c.bitmap.width * c.bitmap.height <= 128 * 64
+
+
+def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):
+    from altar_host.cli import main
+    dev = Device("pico-display", capture=False)
+    h, actions = TOUR
+    new_game(dev, 3, h["first"])
+    for a in actions[:6]:
+        play(dev, a)
+    del dev.serial[:]
+    dev.app.export()
+    capture = tmp_path / "serial.txt"
+    capture.write_text("Auto-reload is off.\ncode.py output:\n" + "".join(dev.serial) + ">>> \n")
+    out = tmp_path / "game.jsonl"
+    assert main(["dump", str(capture), "-o", str(out)]) == 0
+    with open(out, "rb") as f:
+        assert log.load(f).view() == dev.app.ui.session.view()
+    capture.write_text("".join(dev.serial)[:-30])          # the capture stopped early
+    assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 2
+    assert "cut short" in capsys.readouterr().err
+    capture.write_text("hello\n")
+    assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 2

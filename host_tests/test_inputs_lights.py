@@ -4,7 +4,6 @@ the emulator's interactive terminal."""
 import os
 import pty
 import select
-import subprocess
 import sys
 import time
 

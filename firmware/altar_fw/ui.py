@@ -82,6 +82,7 @@ class Ui:
         self.back_to = GAME
         self.form = [0, 0]        # new game: game index, players
         self.notice = ""          # one-shot title, e.g. "Undone"
+        self._info = []           # the lines of an INFO screen
         self.event = None         # "reveal", "insanity", "victory": for the lights
         self.screen = Screen()
         self._game_menu()

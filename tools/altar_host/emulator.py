@@ -15,13 +15,18 @@ keeps CircuitPython's APIs (Blinka and adafruit-blinka-displayio underneath).
   virtual millisecond clock; `press("ok")`, `text()`, `png()`, `reboot()`.
 """
 
+import contextlib
+import io
 import os
 import zlib
 
-import busdisplay
-import displayio
-import terminalio
-from displayio._area import Area
+# Blinka prints a warning on stdout when it imports on a PC ("GENERIC_X86 is
+# not fully supported"); the emulator needs none of the pins it warns about.
+with contextlib.redirect_stdout(io.StringIO()):
+    import busdisplay
+    import displayio
+    import terminalio
+    from displayio._area import Area
 
 import boards
 from altar_fw import inputs
