@@ -341,7 +341,7 @@ def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):
     for a in actions[:6]:
         play(dev, a)
     del dev.serial[:]
-    dev.app.export()
+    dev.app.store.export()
     capture = tmp_path / "serial.txt"
     capture.write_text("Auto-reload is off.\ncode.py output:\n" + "".join(dev.serial) + ">>> \n")
     out = tmp_path / "game.jsonl"

@@ -10,39 +10,12 @@ back and replayed. Both VMs must print the same bytes.
 
 import sys
 
-from altar.core import Session
-from altar.jsonin import loads
-from altar.jsonout import dump, dumps
+from altar.jsonout import dump
 from altar.rng import Rng
 from altar_fw import journal as J
 from altar_fw import sete_selos as S
 from altar_fw import ui as U
 from altar_fw.inputs import BACK, NEXT, OK, UNDO, VALUE
-
-
-class Sink:
-    def __init__(self, nvm):
-        self.journal = J.Journal(nvm)
-        self.header = None
-        self.ui = None
-
-    def new(self, header):
-        self.header = dumps(header).encode()
-        self.journal.rewrite(self.header, ())
-
-    def did(self, t):
-        if not self.journal.append(J.encode(t)):
-            self.compact()
-
-    def undid(self):
-        if not self.journal.append(J.UNDO):
-            self.compact()
-
-    def compact(self):
-        self.journal.rewrite(self.header, [J.encode(t) for t in self.ui.session.history])
-
-    def export(self):
-        print("export")
 
 
 def show(ui):
@@ -53,18 +26,10 @@ def show(ui):
 
 def boot(nvm, seed):
     """A Ui over the journal in nvm, as the app boots it."""
-    sink = Sink(nvm)
-    ui = U.Ui(sink, seed)
-    sink.ui = ui
-    header, records = sink.journal.read()
-    if header is not None:
-        session = Session(loads(header.decode()))
-        for p in records:
-            if p == J.UNDO:
-                session.undo()
-            else:
-                session.play(J.decode(p))
-        sink.header = header
+    store = J.Store(nvm, sys.stdout.write)
+    ui = U.Ui(store, seed)
+    session, skipped = store.load()
+    if session is not None:
         ui.resume(session)
     ui.draw()
     return ui
@@ -118,15 +83,11 @@ def game(players, seed):
                 pick(ui, rng)              # the value
         else:
             pick(ui, rng)                  # a redirect or a removal
-    j = J.Journal(nvm)
-    header, records = j.read()
-    s = Session(loads(header.decode()))
-    for p in records:
-        if p == J.UNDO:
-            s.undo()
-        else:
-            s.play(J.decode(p))
-    print("journal frames=%d bytes=%d torn=%d" % (len(records), j.end, j.torn))
+    again = J.Store(nvm)
+    s, skipped = again.load()
+    j = again.journal
+    print("journal frames=%d bytes=%d torn=%d skipped=%d" % (len(list(again.lines())) - 1,
+                                                            j.end, j.torn, skipped))
     print("replay same=%s" % (s.view() == ui.session.view()))
     dump(s.view(), sys.stdout.write)     # streamed, as the replay does
     print()

@@ -1,4 +1,5 @@
-"""The game as an append-only journal in one flash sector (`microcontroller.nvm`).
+"""The game as an append-only journal in one flash sector (`microcontroller.nvm`),
+and the Store that keeps a game in it.
 
 On the RP2040 a write into bytes that are all erased (0xFF) only programs
 them; any other write erases and rewrites the whole 4 KB sector, which is slow
@@ -12,6 +13,10 @@ is the session header (JSON text), every later one an action record
 written: its length byte says how far to skip, so frames appended after the
 reboot still count. At most the action being written is lost.
 """
+
+from altar.core import Rejected, Session
+from altar.jsonin import loads
+from altar.jsonout import dumps
 
 try:
     from micropython import const
@@ -128,3 +133,80 @@ class Journal:
             buf.extend(b"\xff" * (self.end - used))
         self.nvm[0:len(buf)] = bytes(buf)
         self.end = used
+
+
+BEGIN = "-----BEGIN ALTAR LOG-----"
+END = "-----END ALTAR LOG-----"
+
+
+class Store:
+    """A game kept in a Journal: the Ui's sink (a new game, each action and
+    undo become frames before the screen moves on), the replay at boot and
+    the export. `write` takes the exported log's text (the serial console)."""
+
+    def __init__(self, nvm, write=None):
+        self.journal = Journal(nvm)
+        self.write = write
+        self.header = None
+        self.session = None
+
+    def load(self):
+        """(session or None, records refused): the game the journal holds.
+        Raises Rejected or ValueError if its header is not a session."""
+        header, records = self.journal.read()
+        if header is None:
+            return None, 0
+        session = Session(loads(header.decode()))
+        skipped = 0
+        for p in records:
+            try:
+                if p == UNDO:
+                    session.undo()
+                else:
+                    session.play(decode(p))
+            except Rejected:
+                skipped += 1     # a record this engine refuses: keep the others
+        self.header = header
+        self.session = session
+        return session, skipped
+
+    def new(self, header):
+        """Start the journal over for a new game; returns its Session."""
+        session = Session(header)
+        self.header = dumps(header).encode()
+        self.journal.rewrite(self.header, ())
+        self.session = session
+        return session
+
+    def did(self, record):
+        """Keep one action; False once the game no longer fits the flash."""
+        return self.journal.append(encode(record)) or self.compact()
+
+    def undid(self):
+        return self.journal.append(UNDO) or self.compact()
+
+    def compact(self):
+        """A full journal keeps only what the game still holds (no undos)."""
+        try:
+            self.journal.rewrite(self.header, [encode(t) for t in self.session.history])
+        except ValueError:
+            return False
+        return True
+
+    def export(self):
+        """The journal as a session log, between markers."""
+        if self.write is None:
+            return
+        self.write(BEGIN + "\n")
+        for line in self.lines():
+            self.write(line + "\n")
+        self.write(END + "\n")
+
+    def lines(self):
+        header, records = self.journal.read()
+        if header is None:
+            return
+        yield header.decode()
+        mod = self.session.mod
+        for p in records:
+            yield '{"do": "undo"}' if p == UNDO else dumps(mod.unparse(decode(p)))

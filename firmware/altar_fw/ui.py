@@ -7,11 +7,12 @@ mask of columns to show inverted. The game being played supplies its own
 screens (see sete.py); this module holds what every game shares: the
 new-game steps, the menu, undo, export, option lists and notices.
 
-Every change to the game goes through `sink`: `new(header)`, `did(record)`,
-`undid()`, `export()`; the app journals them, the tests record them.
+Every change to the game goes through `sink` (a journal.Store):
+`new(header)` returns the new Session; `did(record)` and `undid()` return
+False once the game no longer fits the flash; `export()`.
 """
 
-from altar.core import Rejected, Session
+from altar.core import Rejected
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
 
 COLS = 20
@@ -105,19 +106,27 @@ class Ui:
         except Rejected as e:
             self.info("Refused", str(e))
             return False
-        self.sink.did(t)
+        kept = self.sink.did(t)
         self.event = self.play.event(before)
         self.play.enter()
+        if not kept:
+            self.full()
         return True
+
+    def full(self):
+        self.info("Journal full", "This game no longer fits the flash: play on, but "
+                  "export the log before unplugging.")
 
     def undo(self):
         if self.session is None or not self.session.history:
             self.notice = "Nothing to undo"
             return
         self.session.undo()
-        self.sink.undid()
+        kept = self.sink.undid()
         self.notice = "Undone"
         self.play.enter()
+        if not kept:
+            self.full()
 
     # -- input ------------------------------------------------------------
 
@@ -209,8 +218,7 @@ class Ui:
         n = self.form[1]
         header = {"altar": 1, "game": name, "players": ["P%d" % (i + 1) for i in range(n)],
                   "first": first, "seed": self.seed}
-        session = Session(header)
-        self.sink.new(header)
+        session = self.sink.new(header)
         self.seed += 1
         self.resume(session)
 

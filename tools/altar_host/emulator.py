@@ -328,7 +328,7 @@ class Device:
     def export(self):
         """The session log the device prints when asked (menu: Export log)."""
         del self.serial[:]
-        self.app.export()
+        self.app.store.export()
         return dump_to_log("".join(self.serial))
 
 
