@@ -174,6 +174,10 @@ class Pixels:
 class FrameDisplay(busdisplay.BusDisplay):
     """A display without a bus: refreshed areas land in `frame` (RGB565)."""
 
+    # Blinka's displayio thread visits every display once __new__ has
+    # registered it, before __init__ runs; off, it leaves this one alone.
+    _auto_refresh = False
+
     def __init__(self, width, height, mono, capture=True):
         super().__init__(None, b"", width=width, height=height, color_depth=16,
                          auto_refresh=False)
