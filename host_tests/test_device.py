@@ -353,3 +353,24 @@ def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):
     assert "cut short" in capsys.readouterr().err
     capture.write_text("hello\n")
     assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 2
+
+
+def test_emulate_scripted_keys_screens_and_export(tmp_path, capsys):
+    from altar_host.cli import main
+    keys = tmp_path / "keys.txt"
+    keys.write_text("# a 2-player game, two rituals\nok ok ok   # Sete Selos, 2 players, P1\n"
+                    "ok ok 3   ok next ok 5\nundo wait:500 reboot\n")
+    shots = tmp_path / "shots"
+    out = tmp_path / "game.jsonl"
+    nvm = tmp_path / "flash.bin"
+    assert main(["emulate", "--board", "macropad", "--keys", str(keys), "--screens", str(shots),
+                 "--export", str(out), "--nvm", str(nvm)]) == 0
+    pngs = sorted(os.listdir(shots))
+    assert len(pngs) == 14 and pngs[0] == "0001-boot.png" and pngs[-1] == "0014-reboot.png"
+    assert capsys.readouterr().out.startswith("Resumed\n")
+    with open(out, "rb") as f:
+        s = log.load(f)
+    assert [a["do"] for a in s.actions()] == ["ritual"] and os.path.getsize(nvm) == 4096
+    bad = tmp_path / "bad.txt"
+    bad.write_text("ok 9\n")
+    assert main(["emulate", "--board", "feather-oled", "--keys", str(bad)]) == 2
