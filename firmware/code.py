@@ -1,5 +1,6 @@
 """Altar on a CircuitPython board: pick the board's profile (board.board_id,
-or ALTAR_BOARD in settings.toml), build its hardware, run the app."""
+or ALTAR_BOARD in settings.toml), build its hardware, load the font, run the
+app in the language of ALTAR_LANG ("pt", the default, or "en")."""
 
 import os
 import sys
@@ -9,16 +10,20 @@ import board
 import keypad
 import microcontroller
 import supervisor
-import terminalio
+from adafruit_bitmap_font import bitmap_font
 
 import boards
 from altar_fw.app import App
 
+# The build's terminalio font has no accents: the bundled subset of Terminus.
+FONT = "/fonts/altar-mono-12.bdf"
+
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))
 display, keys, pixels, encoder = profile.build()
 app = App(display, keys, pixels, encoder, profile.KEYMAP, microcontroller.nvm,
-          terminalio.FONT, keypad.Event(), profile.SCALE, profile.COLOURS,
-          write=sys.stdout.write, seed=int.from_bytes(os.urandom(4), "little") >> 1)
+          bitmap_font.load_font(FONT), keypad.Event(), profile.SCALE, profile.COLOURS,
+          write=sys.stdout.write, seed=int.from_bytes(os.urandom(4), "little") >> 1,
+          lang=os.getenv("ALTAR_LANG") or "pt")
 while True:
     app.step(supervisor.ticks_ms())
     time.sleep(0.005)

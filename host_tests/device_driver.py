@@ -4,7 +4,6 @@ press; every change goes through the keys."""
 
 from altar_fw import sete_selos as screens
 from altar_fw import ui as U
-from altar_host.emulator import Device
 
 BOARDS = ("macropad", "pico-display", "feather-oled")
 
@@ -39,11 +38,12 @@ def new_game(dev, players, first, shortcut=False):
             dev.press("back")
         goto(dev, value_of(dev, 3))           # menu: New game
         goto(dev, value_of(dev, 1))           # yes, erase it
-    assert ui.mode == U.GAME and dev.text()[0] == "New game"
+    T = ui.T
+    assert ui.mode == U.GAME and dev.text()[0] == T["new_game"]
     goto(dev, 0, shortcut)
-    assert dev.text()[0] == "How many players?"
+    assert dev.text()[0] == T["how_many"]
     goto(dev, value_of(dev, players), shortcut)
-    assert dev.text()[0] == "Who deals first?"
+    assert dev.text()[0] == T["who_first"]
     goto(dev, value_of(dev, first), shortcut)
     assert ui.mode == screens.BOARD
 
@@ -52,9 +52,10 @@ def ritual(dev, winner, value, shortcut=False):
     ui = dev.app.ui
     assert ui.mode == screens.BOARD
     dev.press("ok")
-    assert ui.mode == screens.WINNER and dev.text()[0].endswith("winner?")
+    assert ui.mode == screens.WINNER and dev.text()[0] == ui.T["winner_q"] % (
+        ui.session.state.ritual + 1)
     goto(dev, value_of(dev, winner), shortcut)
-    assert ui.mode == screens.VALUE and dev.text()[0].endswith("won with")
+    assert ui.mode == screens.VALUE
     goto(dev, value_of(dev, value), shortcut)
 
 
@@ -83,5 +84,29 @@ def play(dev, action, shortcut=False):
         raise ValueError(action)
 
 
-def fresh(board, **kw):
-    return Device(board, **kw)
+
+
+def random_game(dev, rng, game, players, undo=0.05):
+    """Start `game` (its index in the new-game list) and play it to the end
+    as a random player: any option, OK on the game's own screens, now and
+    then an undo. Returns the number of undos."""
+    ui = dev.app.ui
+    goto(dev, game, rng.random() < 0.5)
+    goto(dev, value_of(dev, players), rng.random() < 0.5)
+    if ui.mode == U.FIRST:
+        goto(dev, rng.randrange(players), rng.random() < 0.5)
+    elif ui.mode == U.INFO:
+        dev.press("ok")                 # Fantasmagória's 3-player reminder
+    undos = 0
+    while not dev.app.ui.session.state.over:
+        ui = dev.app.ui
+        if ui.mode == U.INFO:
+            dev.press("ok")
+        elif rng.random() < undo and ui.session.history:
+            dev.press("undo")
+            undos += 1
+        elif ui.opts:
+            goto(dev, rng.randrange(len(ui.opts)), rng.random() < 0.5)
+        else:
+            dev.press("ok")
+    return undos

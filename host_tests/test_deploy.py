@@ -19,14 +19,16 @@ def tree(d):
 
 
 @pytest.mark.parametrize("board,profile,reqs", [
-    ("macropad", "macropad", ["neopixel"]),
-    ("pico-display", "pico_display", ["adafruit_st7789"]),
-    ("feather-oled", "feather_oled", ["adafruit_displayio_sh1107", "neopixel"]),
+    ("macropad", "macropad", ["adafruit_bitmap_font", "neopixel"]),
+    ("pico-display", "pico_display", ["adafruit_bitmap_font", "adafruit_st7789"]),
+    ("feather-oled", "feather_oled", ["adafruit_bitmap_font", "adafruit_displayio_sh1107",
+                                      "neopixel"]),
 ])
 def test_deploy_lays_out_a_circuitpy_drive(tmp_path, board, profile, reqs):
     assert main(["deploy", str(tmp_path), "--board", board]) == 0
     files = tree(tmp_path)
     assert "code.py" in files and "settings.toml" in files and "requirements.txt" in files
+    assert "fonts/altar-mono-12.bdf" in files and "fonts/LICENSE-altar-mono.txt" in files
     assert "lib/altar/core.py" in files and "lib/altar/sete_selos.py" in files
     assert "lib/altar_fw/app.py" in files and "lib/altar_fw/journal.py" in files
     assert [f for f in files if f.startswith("lib/boards/")] == \

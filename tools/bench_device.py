@@ -103,8 +103,12 @@ def main(argv=None):
     for name in boards.PROFILES:
         p = boards.load(name)
         w, h = p.WIDTH // p.SCALE, p.HEIGHT // p.SCALE
-        disp.append([name, "%dx%d" % (p.WIDTH, p.HEIGHT), "%dx%d at scale %d" % (w, h, p.SCALE),
-                     "%d" % ((w + 31) // 32 * 4 * h), "2", "%d" % p.PIXELS])
+        cols, rows = w // 6, h // 12
+        # CircuitPython packs a 1-bit row in 32-bit words
+        size = rows * (cols * 6 + 31) // 32 * 4 * 12 + (36 + 31) // 32 * 4 * 36
+        disp.append([name, "%dx%d" % (p.WIDTH, p.HEIGHT),
+                     "%d rows of %dx12, a 36x36 number, at scale %d" % (rows, cols * 6, p.SCALE),
+                     "%d" % size, "2", "%d" % p.PIXELS])
     worst = max(int(r[3].split()[0]) for r in rows)
     text = """{mark}
 ## Device budget
@@ -121,9 +125,11 @@ finished game, the Ui and its screen).
 | --- | --- | --- | --- |
 {rows}
 
-The display side is one 2-colour Bitmap (1 bit a pixel) in one TileGrid and
-one Group per board, drawn once and mutated row by row; no Label objects and
-no many-colour bitmap (the 240x135 screen is drawn at scale 2):
+The display side is a 2-colour Bitmap (1 bit a pixel) per text row and one
+for the big number (Fantasmagória's planchette), each in a TileGrid with its
+own 2-colour palette, in one Group, built once and mutated; a whole row is
+inverted by swapping its palette. No Label objects and no many-colour bitmap
+(the 240x135 screen is drawn at scale 2):
 
 | profile | panel | canvas bitmap | bitmap bytes | colours | pixels |
 | --- | --- | --- | --- | --- | --- |
@@ -134,7 +140,7 @@ here is at most {worst} bytes on a 64-bit VM, and that still counts what a
 board does not hold: the 4 KB bytearray standing for the flash sector, the
 test script's code and a second session that replays the journal to compare.
 Halving for 32-bit words puts the board near {half}, well inside 60 KB, plus
-at most 1072 bytes of canvas bitmap; displayio's objects, keypad's event queue and the NeoPixel
+at most 1152 bytes of canvas bitmaps; displayio's objects, keypad's event queue and the NeoPixel
 buffer (36 bytes on the MacroPad) live mostly outside the Python heap on
 CircuitPython. From .py source the board must also compile the modules at
 import (the "smallest heap, .py" column, transient): ship .mpy made by

@@ -17,7 +17,7 @@ from altar_fw.ui import Ui
 
 class App:
     def __init__(self, display, keys, pixels, encoder, keymap, nvm, font, event,
-                 scale=1, colours=(0xFFFFFF, 0x000000), write=None, seed=0):
+                 scale=1, colours=(0xFFFFFF, 0x000000), write=None, seed=0, lang="pt"):
         self.display = display
         self.keys = keys
         self.event = event              # one keypad.Event, reused for every key event
@@ -29,23 +29,24 @@ class App:
         self.canvas = Canvas(display.width, display.height, font, scale, colours[0], colours[1])
         display.auto_refresh = False
         display.root_group = self.canvas.group
-        self.ui = Ui(self.store, seed)
+        self.ui = Ui(self.store, seed, lang)
         self.boot()
         self.redraw(0)
 
     def boot(self):
         """Replay the journal's valid frames and resume the game's screen."""
+        T = self.ui.T
         try:
             session, skipped = self.store.load()
         except (Rejected, ValueError):
-            self.ui.info("Journal unreadable", "Its header is not a session: start a new game.")
+            self.ui.info(T["unreadable"], T["unreadable_text"])
             return
         if session is None:
             if self.store.journal.torn:
-                self.ui.notice = "No game to resume"
+                self.ui.notice = T["no_game"]
             return
         self.ui.resume(session)
-        self.ui.notice = "Resumed, %d skipped" % skipped if skipped else "Resumed"
+        self.ui.notice = T["resumed_skip"] % skipped if skipped else T["resumed"]
 
     # -- the loop ----------------------------------------------------------------
 

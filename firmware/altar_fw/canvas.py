@@ -1,9 +1,14 @@
-"""The screen: a grid of text on one 1-bit Bitmap, built once.
+"""The screen: rows of text, each one 1-bit Bitmap with its own two-colour
+palette, built once.
 
-Glyphs of a fixed-width font (terminalio.FONT, 6x12) are copied into the
-bitmap; a row is redrawn only when its text or its inverted columns change.
-Row 0 is the title bar, inverted; the selected line is inverted too. On a big
-screen the group is scaled, so every board shows the same 20x5 text grid.
+Glyphs of a fixed-width font (the bundled Altar Mono 12, 6x12) are copied
+into a row's bitmap, and a row is redrawn only when its text or its
+inverted columns change. A whole row is inverted (the title bar, the
+selected line) by swapping its palette's two colours, so moving the
+selection redraws nothing. A screen may add one number, three times larger,
+at the right of rows 1-3 (the planchette): a small bitmap of its own on top,
+with lines under it keeping to the left. On a big screen the group is
+scaled, so every board shows the same 20x5 text grid.
 """
 
 import displayio
@@ -12,6 +17,9 @@ try:
     import bitmaptools
 except ImportError:
     bitmaptools = None
+
+_BIG = 3      # the big number's scale
+_DIGITS = 2   # its width in characters
 
 
 class Canvas:
@@ -24,17 +32,34 @@ class Canvas:
         self.gh = gh
         self.cols = w // gw
         self.rows = h // gh
-        self.top = (h - self.rows * gh) // 2
-        self.bitmap = displayio.Bitmap(w, h, 2)
-        palette = displayio.Palette(2)
-        palette[0] = bg
-        palette[1] = fg
+        self.fg = fg
+        self.bg = bg
+        top = (h - self.rows * gh) // 2
         self.group = displayio.Group(scale=scale)
-        self.group.append(displayio.TileGrid(self.bitmap, pixel_shader=palette))
-        self.shown = [None] * self.rows
+        self.bitmaps = []
+        self.palettes = []
+        for r in range(self.rows):
+            b = displayio.Bitmap(self.cols * gw, gh, 2)
+            p = displayio.Palette(2)
+            p[0] = bg
+            p[1] = fg
+            self.bitmaps.append(b)
+            self.palettes.append(p)
+            self.group.append(displayio.TileGrid(b, pixel_shader=p, y=top + r * gh))
+        self.big_bitmap = displayio.Bitmap(_DIGITS * gw * _BIG, gh * _BIG, 2)
+        p = displayio.Palette(2)
+        p[0] = bg
+        p[1] = fg
+        self.big_tile = displayio.TileGrid(self.big_bitmap, pixel_shader=p,
+                                           x=(self.cols - _DIGITS * _BIG) * gw, y=top + gh)
+        self.big_tile.hidden = True
+        self.group.append(self.big_tile)
+        self.shown = [None] * self.rows     # (text, partly inverted columns) per row
+        self.whole = [False] * self.rows    # whole row inverted
+        self.big = None
 
     def show(self, screen):
-        """Draw a ui.Screen: the title bar, then its lines."""
+        """Draw a ui.Screen: the title bar, its lines, its big number."""
         self.row(0, screen.title, -1)
         for r in range(1, self.rows):
             i = r - 1
@@ -43,43 +68,72 @@ class Canvas:
             if screen.inv is not None and i < len(screen.inv):
                 inv |= screen.inv[i]
             self.row(r, text, inv)
+        if screen.big != self.big:
+            self.big = screen.big
+            self.big_tile.hidden = screen.big is None
+            if screen.big is not None:
+                self._big(str(screen.big)[-_DIGITS:])
 
     def row(self, r, text, inv=0):
-        """Text on row r; column c inverted when bit c of inv is set (-1: all)."""
-        if self.shown[r] == (text, inv):
+        """Text on row r; column c inverted when bit c of inv is set, the whole
+        row when inv is -1."""
+        whole = inv == -1
+        if whole != self.whole[r]:
+            self.whole[r] = whole
+            p = self.palettes[r]
+            p[0] = self.fg if whole else self.bg
+            p[1] = self.bg if whole else self.fg
+        part = 0 if whole else inv
+        if self.shown[r] == (text, part):
             return
-        self.shown[r] = (text, inv)
-        y = self.top + r * self.gh
-        self._fill(0, y, self.cols * self.gw, self.gh, 0)
-        for c in range(self.cols):
-            ch = text[c] if c < len(text) else " "
-            self._glyph(c * self.gw, y, ch, inv >> c & 1)
+        self.shown[r] = (text, part)
+        b = self.bitmaps[r]
+        self._fill(b, 0, 0, b.width, self.gh, 0)
+        for c in range(min(len(text), self.cols)):
+            self._glyph(b, c * self.gw, text[c], part >> c & 1)
+        c = len(text)
+        while part >> c and c < self.cols:      # inverted columns past the text
+            if part >> c & 1:
+                self._fill(b, c * self.gw, 0, self.gw, self.gh, 1)
+            c += 1
 
-    def _fill(self, x, y, w, h, v):
+    def _fill(self, b, x, y, w, h, v):
         if bitmaptools:
-            bitmaptools.fill_region(self.bitmap, x, y, x + w, y + h, v)
+            bitmaptools.fill_region(b, x, y, x + w, y + h, v)
             return
-        b = self.bitmap
         for j in range(y, y + h):
             for i in range(x, x + w):
                 b[i, j] = v
 
-    def _glyph(self, x, y, ch, inv):
-        if ch == " ":
-            if inv:
-                self._fill(x, y, self.gw, self.gh, 1)
-            return
+    def _tile(self, ch):
+        """(glyph bitmap, x, y, w, h) of a character in the font."""
         g = self.font.get_glyph(ord(ch)) or self.font.get_glyph(ord("?"))
         src = g.bitmap
         per_row = src.width // g.width
-        sx = g.tile_index % per_row * g.width
-        sy = g.tile_index // per_row * g.height
-        w = min(g.width, self.gw)
-        h = min(g.height, self.gh)
-        if not inv and bitmaptools:
-            bitmaptools.blit(self.bitmap, src, x, y, x1=sx, y1=sy, x2=sx + w, y2=sy + h)
+        return (src, g.tile_index % per_row * g.width, g.tile_index // per_row * g.height,
+                min(g.width, self.gw), min(g.height, self.gh))
+
+    def _glyph(self, b, x, ch, inv):
+        if ch == " " and not inv:
             return
-        b = self.bitmap
+        src, sx, sy, w, h = self._tile(ch)
+        if not inv and bitmaptools:
+            bitmaptools.blit(b, src, x, 0, x1=sx, y1=sy, x2=sx + w, y2=sy + h)
+            return
         for j in range(h):
             for i in range(w):
-                b[x + i, y + j] = (1 if src[sx + i, sy + j] else 0) ^ inv
+                b[x + i, j] = (1 if src[sx + i, sy + j] else 0) ^ inv
+
+    def _big(self, text):
+        """text, _BIG times larger, right-aligned in the big bitmap."""
+        b = self.big_bitmap
+        self._fill(b, 0, 0, b.width, b.height, 0)
+        k = _BIG
+        x0 = (_DIGITS - len(text)) * self.gw * k
+        for n in range(len(text)):
+            src, sx, sy, w, h = self._tile(text[n])
+            x = x0 + n * self.gw * k
+            for j in range(h):
+                for i in range(w):
+                    if src[sx + i, sy + j]:
+                        self._fill(b, x + i * k, j * k, k, k, 1)

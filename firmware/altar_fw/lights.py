@@ -27,6 +27,8 @@ EFFECTS = {
     "insanity": "P.P.P.",
     "victory": "CCCCCCCCCCCCSSSS.S.S",
     "over": "P...P...",
+    "possession": "P.PP.",
+    "spirit": "WPWPWPCCCCCCCCCCCCSSSS",
 }
 
 

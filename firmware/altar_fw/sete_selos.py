@@ -42,7 +42,7 @@ class Play:
         if aw is None:
             ui.mode = BOARD
         elif aw["do"] == "redirect":
-            ui.options(REDIRECT, [("Elder %d" % (e + 1), e + 1, e + 1) for e in range(7)
+            ui.options(REDIRECT, [(ui.T["elder"] % (e + 1), e + 1, e + 1) for e in range(7)
                                   if not st.rev >> e & 1], back_to=-1)
         else:
             seat = aw["seat"]
@@ -56,7 +56,8 @@ class Play:
                 for c in left:
                     power += st.rules.power[c]
                 label = " ".join(["E%d" % e for e in ch[i]])
-                opts.append(("%s  pw%d%s" % (label, power, " *" if i == 0 else ""), i, 0))
+                opts.append(("%s  %s%d%s" % (label, ui.T["pw"], power, " *" if i == 0 else ""),
+                             i, 0))
             self.choices = ch
             ui.options(REMOVE, opts, back_to=-1)
 
@@ -126,8 +127,9 @@ class Play:
         st = ui.session.state
         r = st.rules
         m = ui.mode
+        T = ui.T
         if m == BOARD:
-            s.title = "Ritual %d  Series %d" % (st.ritual, min(st.ritual // 7 + 1, 3))
+            s.title = T["ritual_series"] % (st.ritual, min(st.ritual // 7 + 1, 3))
             s.seat = st.leader
             self._board(s, st)
             return
@@ -136,17 +138,17 @@ class Play:
             return
         ui.draw_options(s)
         if m == WINNER:
-            s.title = "Ritual %d: winner?" % (st.ritual + 1)
+            s.title = T["winner_q"] % (st.ritual + 1)
             s.seat = ui.opts[ui.sel][1]
         elif m == VALUE:
-            s.title = "%s won with" % seat_name(r, self.winner)
+            s.title = T["won_with"] % seat_name(r, self.winner)
             s.seat = self.winner
         elif m == REDIRECT:
             s.seat = st.wseat
-            s.title = "%s: move cultist to" % seat_name(r, st.wseat)
+            s.title = T["move_to"] % seat_name(r, st.wseat)
         else:
             s.seat = st.wseat
-            s.title = "%s removes %d" % (seat_name(r, st.wseat), st.wcount)
+            s.title = T["removes"] % (seat_name(r, st.wseat), st.wcount)
 
     def _board(self, s, st):
         r = st.rules
@@ -176,21 +178,23 @@ class Play:
 
     def _over(self, s, st):
         r = st.rules
+        T = self.ui.T
         v = st.view()
         w = v["winners"]
-        s.title = "%s wins!" % seat_name(r, w[0]) if w else "No winner"
+        s.title = T["wins"] % seat_name(r, w[0]) if w else T["no_winner"]
         s.seat = w[0] if w else -1
         if v["reason"] == "immediate":
-            s.lines = ["Immediate victory", "Insanity %s" % " ".join([str(i) for i in st.ins])]
+            s.lines = [T["immediate"], T["insanity"] % " ".join([str(i) for i in st.ins])]
             return
         pw = v["power"]
         cells = ["%s %d" % (seat_name(r, i), pw[i]) for i in range(r.seats)]
-        lines = ["Power: " + "  ".join(cells[:2])]
+        head = T["power"]
+        lines = [head + "  ".join(cells[:2])]
         if len(cells) > 2:
-            lines.append("       " + "  ".join(cells[2:]))
+            lines.append(" " * len(head) + "  ".join(cells[2:]))
         d = st.decider
         if d > 0:
-            lines.append("Tie: Elder %d decides" % d)
+            lines.append(T["tie_elder"] % d)
         elif d < 0:
-            lines.append("Tie on every Elder")
+            lines.append(T["tie_all"])
         s.lines = lines

@@ -2,10 +2,13 @@
 (it runs under the MicroPython VM in the tests).
 
 `Ui.press(input)` acts; `Ui.screen` (a Screen) is what to draw: a title and
-up to 4 lines of at most COLS characters, the selected line, and per line a
-mask of columns to show inverted. The game being played supplies its own
-screens (see sete.py); this module holds what every game shares: the
-new-game steps, the menu, undo, export, option lists and notices.
+up to 4 lines of at most COLS characters, the selected line, per line a mask
+of columns to show inverted, and optionally a big number. The game being
+played supplies its own screens (sete_selos.py, fantasmagoria.py,
+ritos_ancestrais.py); this module holds what every game shares: the
+new-game steps, the menu, undo, export, option lists and notices. Every
+string comes from one table per language (lang_pt.py, the default, and
+lang_en.py).
 
 Every change to the game goes through `sink` (a journal.Store):
 `new(header)` returns the new Session; `did(record)` and `undid()` return
@@ -25,8 +28,22 @@ FIRST = 3
 MENU = 4
 CONFIRM = 5
 INFO = 6
+START = 7       # an INFO screen whose OK starts the game (Fantasmagória's reminder)
 
-GAMES = (("sete-selos", "Sete Selos", (2, 3, 4)),)
+# name, title, player counts, the first seat's question (None: no first seat)
+GAMES = (("sete-selos", "Sete Selos", (2, 3, 4), "who_first"),
+         ("fantasmagoria", "Fantasmagória", (3, 4), None),
+         ("ritos-ancestrais", "Ritos Ancestrais", (2, 3, 4), "who_starts"))
+LANGS = ("pt", "en")
+
+
+def strings(lang):
+    """The string table of a language ("pt" or "en")."""
+    if lang == "en":
+        from altar_fw.lang_en import S
+    else:
+        from altar_fw.lang_pt import S
+    return S
 
 
 class Screen:
@@ -38,6 +55,7 @@ class Screen:
         self.cursor = -1     # selected line, inverted
         self.inv = None      # per line, a bit per column to invert
         self.seat = -1       # whose colour the lights show
+        self.big = None      # a number drawn large at the right (the planchette)
 
 
 def seat_name(rules, seat):
@@ -72,7 +90,8 @@ def wrap(text, cols=COLS):
 
 
 class Ui:
-    def __init__(self, sink, seed=0):
+    def __init__(self, sink, seed=0, lang="pt"):
+        self.T = strings(lang)
         self.sink = sink
         self.seed = seed          # the next new game's seed (the app draws it)
         self.session = None
@@ -104,7 +123,7 @@ class Ui:
             t = s.mod.parse(s.rules, obj)
             s.play(t)
         except Rejected as e:
-            self.info("Refused", str(e))
+            self.info(self.T["refused"], str(e))
             return False
         kept = self.sink.did(t)
         self.event = self.play.event(before)
@@ -114,16 +133,15 @@ class Ui:
         return True
 
     def full(self):
-        self.info("Journal full", "This game no longer fits the flash: play on, but "
-                  "export the log before unplugging.")
+        self.info(self.T["full"], self.T["full_text"])
 
     def undo(self):
         if self.session is None or not self.session.history:
-            self.notice = "Nothing to undo"
+            self.notice = self.T["nothing_undo"]
             return
         self.session.undo()
         kept = self.sink.undid()
-        self.notice = "Undone"
+        self.notice = self.T["undone"]
         self.play.enter()
         if not kept:
             self.full()
@@ -148,6 +166,8 @@ class Ui:
     def choose_key(self, key):
         """Option-list keys: move, pick by number, or take the selection."""
         n = len(self.opts)
+        if not n:
+            return              # a key with nothing to choose does nothing
         if key == PREV:
             self.sel = (self.sel - 1) % n
         elif key == NEXT:
@@ -182,11 +202,16 @@ class Ui:
         elif m == GAME:
             self.form[0] = v
             counts = GAMES[v][2]
-            self.options(PLAYERS, [("%d players" % n, n, n) for n in counts], back_to=GAME)
+            self.options(PLAYERS, [(self.T["n_players"] % n, n, n) for n in counts], back_to=GAME)
         elif m == PLAYERS:
             self.form[1] = v
-            self.options(FIRST, [("P%d" % (i + 1), i, i + 1) for i in range(v)],
-                         back_to=PLAYERS)
+            if GAMES[self.form[0]][3]:
+                self.options(FIRST, [("P%d" % (i + 1), i, i + 1) for i in range(v)],
+                             back_to=PLAYERS)
+            elif GAMES[self.form[0]][0] == "fantasmagoria" and v == 3:
+                self.info(GAMES[self.form[0]][1], self.T["three_out_text"], START)
+            else:
+                self._start(0)
         elif m == FIRST:
             self._start(v)
         elif m == MENU:
@@ -199,7 +224,9 @@ class Ui:
 
     def _back(self):
         b = self.back_to
-        if b < 0 and self.session is not None:
+        if b == START:
+            self._start(0)
+        elif b < 0 and self.session is not None:
             self.play.enter()
         elif b == PLAYERS:
             self.mode = GAME
@@ -214,7 +241,7 @@ class Ui:
         self.options(GAME, opts, back_to=-1)
 
     def _start(self, first):
-        name, _, _ = GAMES[self.form[0]]
+        name = GAMES[self.form[0]][0]
         n = self.form[1]
         header = {"altar": 1, "game": name, "players": ["P%d" % (i + 1) for i in range(n)],
                   "first": first, "seed": self.seed}
@@ -223,8 +250,9 @@ class Ui:
         self.resume(session)
 
     def menu(self):
-        opts = [("Back to game", 0, 1), ("Undo last", 1, 2), ("Export log", 2, 3),
-                ("New game", 3, 4)]
+        T = self.T
+        opts = [(T["back_game"], 0, 1), (T["undo_last"], 1, 2), (T["export"], 2, 3),
+                (T["new_game"], 3, 4)]
         self.options(MENU, opts, back_to=-1)
 
     def _menu(self, v):
@@ -235,9 +263,9 @@ class Ui:
             self.play.enter()
         elif v == 2:
             self.sink.export()
-            self.info("Log exported", "The session log went to the USB serial console.")
+            self.info(self.T["exported"], self.T["exported_text"])
         else:
-            self.options(CONFIRM, [("No, keep it", 0, 0), ("Yes, erase it", 1, 0)], back_to=-1)
+            self.options(CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
 
     # -- drawing -------------------------------------------------------------
 
@@ -245,14 +273,19 @@ class Ui:
         s = self.screen
         s.inv = None
         s.cursor = -1
+        s.big = None
         if self.mode >= 20:
             self.play.draw(s)
         elif self.mode == INFO:
             s.lines = self._info
         else:
-            s.title = {GAME: "New game", PLAYERS: "How many players?",
-                       FIRST: "Who deals first?", MENU: "Menu",
-                       CONFIRM: "Erase this game?"}[self.mode]
+            T = self.T
+            m = self.mode
+            if m == FIRST:
+                s.title = T[GAMES[self.form[0]][3]]
+            else:
+                s.title = T[{GAME: "new_game", PLAYERS: "how_many", MENU: "menu",
+                             CONFIRM: "erase_q"}[m]]
             self.draw_options(s)
         if self.notice:
             s.title = self.notice
@@ -268,7 +301,11 @@ class Ui:
 
 def _play_for(ui, session):
     # One module per game's screens, imported only for the game played.
-    if session.header["game"] == "sete-selos":
+    g = session.header["game"]
+    if g == "sete-selos":
         from altar_fw.sete_selos import Play
-        return Play(ui)
-    raise ValueError("no screens for this game")
+    elif g == "fantasmagoria":
+        from altar_fw.fantasmagoria import Play
+    else:
+        from altar_fw.ritos_ancestrais import Play
+    return Play(ui)

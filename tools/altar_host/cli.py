@@ -147,6 +147,8 @@ def main(argv=None):
     e.add_argument("--power-cut", type=float, metavar="P",
                    help="cut the power during a flash write with probability P, then reboot")
     e.add_argument("--seed", type=int, default=0, help="for --monkey, --power-cut, game seeds")
+    e.add_argument("--lang", default="pt", choices=("pt", "en"),
+                   help="the device's language (ALTAR_LANG on a board)")
     e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
     e.set_defaults(fn=cmd_emulate)
     u = sub.add_parser("dump", help="read a device's serial export back into a session log")

@@ -4,6 +4,7 @@
     DIR/lib/altar/                 the engine
     DIR/lib/altar_fw/              the firmware's modules
     DIR/lib/boards/                the profile table and this board's profile
+    DIR/fonts/                     the font (Altar Mono 12) and its licence
     DIR/settings.toml              ALTAR_BOARD (written only if absent)
     DIR/requirements.txt           for `circup install -r requirements.txt`
 
@@ -23,14 +24,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # The CircuitPython libraries each profile imports (from the Adafruit bundle).
 REQUIREMENTS = {
-    "macropad": ["neopixel"],
-    "pico_display": ["adafruit_st7789"],
-    "feather_oled": ["adafruit_displayio_sh1107", "neopixel"],
+    "macropad": ["adafruit_bitmap_font", "neopixel"],
+    "pico_display": ["adafruit_bitmap_font", "adafruit_st7789"],
+    "feather_oled": ["adafruit_bitmap_font", "adafruit_displayio_sh1107", "neopixel"],
 }
 
 SETTINGS = """# Altar's settings (CircuitPython reads this file at boot).
 # The board profile; without it Altar picks one from board.board_id.
 ALTAR_BOARD = "{board}"
+# The language: "pt" (Português do Brasil) or "en" (English).
+ALTAR_LANG = "pt"
 """
 
 
@@ -97,6 +100,11 @@ def deploy(target, board, mpy_cross=None):
                         mpy_cross)
     written += _install(os.path.join(ROOT, "boards"), os.path.join(lib, "boards"), mpy_cross,
                         ("__init__", name))
+    fonts = os.path.join(target, "fonts")
+    os.makedirs(fonts, exist_ok=True)
+    for f in ("altar-mono-12.bdf", "LICENSE-altar-mono.txt"):
+        written.append(os.path.join(fonts, f))
+        shutil.copyfile(os.path.join(ROOT, "firmware", "fonts", f), written[-1])
     settings = os.path.join(target, "settings.toml")
     if not os.path.exists(settings):
         with open(settings, "w") as f:

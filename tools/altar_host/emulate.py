@@ -109,7 +109,8 @@ def main(args):
         nvm.chaos = (args.power_cut * 100, rng)
     scripted = args.keys or args.monkey or not sys.stdin.isatty()
     # Pixels are captured only when someone looks: PNG frames or the terminal.
-    dev = Device(args.board, nvm, seed=args.seed, capture=bool(args.screens) or not scripted)
+    dev = Device(args.board, nvm, seed=args.seed, capture=bool(args.screens) or not scripted,
+                 lang=args.lang)
     frames = 0
 
     def frame(name):

@@ -25,7 +25,7 @@ import zlib
 with contextlib.redirect_stdout(io.StringIO()):
     import busdisplay
     import displayio
-    import terminalio
+    from adafruit_bitmap_font import bitmap_font
     from displayio._area import Area
 
 import boards
@@ -33,6 +33,9 @@ from altar_fw import inputs
 from altar_fw.app import App
 
 SECTOR = 4096
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The font the board loads from /fonts (see firmware/code.py).
+FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bdf")
 WORDS = {"prev": inputs.PREV, "next": inputs.NEXT, "ok": inputs.OK, "back": inputs.BACK,
          "undo": inputs.UNDO}
 
@@ -261,10 +264,11 @@ def png_pixels(data):
 class Device:
     """A board profile's firmware on fake hardware and a virtual clock."""
 
-    def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True):
+    def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True, lang="pt"):
         self.profile = boards.load(board.replace("-", "_"))
         p = self.profile
         self.name = board
+        self.lang = lang
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.seed = seed
         self.serial = serial if serial is not None else []
@@ -272,8 +276,10 @@ class Device:
         displayio.release_displays()    # as a profile's build() does; Blinka allows one
         self.display = FrameDisplay(p.WIDTH, p.HEIGHT, p.COLOURS == (0xFFFFFF, 0), capture)
         self.pixels = Pixels(p.PIXELS)
+        self.font = load_font()
         self.boots = 0
         self.cuts = 0
+        self.pressed = []          # every key word pressed, in order
         self.boot()
 
     def boot(self):
@@ -282,8 +288,8 @@ class Device:
         self.keys = Keys(len(p.KEYMAP))
         self.encoder = Encoder() if p.ENCODER else None
         self.app = App(self.display, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
-                       terminalio.FONT, Event(), p.SCALE, p.COLOURS, self.serial.append,
-                       self.seed + self.boots)
+                       self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,
+                       self.seed + self.boots, self.lang)
         self.boots += 1
 
     def tick(self, ms):
@@ -306,6 +312,7 @@ class Device:
         """A logical input by name ("ok", "undo", "3" for VALUE + 3), as this
         board makes it: the key that gives it, short or held."""
         want = inputs.VALUE + int(word) if word.isdigit() else WORDS[word]
+        self.pressed.append(word)
         for k, (short, long) in enumerate(self.profile.KEYMAP):
             if short == want:
                 return self.key(k)
@@ -334,6 +341,16 @@ class Device:
         del self.serial[:]
         self.app.store.export()
         return dump_to_log("".join(self.serial))
+
+
+_FONT = []
+
+
+def load_font():
+    """The board's font, loaded once: glyphs are read on demand and never change."""
+    if not _FONT:
+        _FONT.append(bitmap_font.load_font(FONT))
+    return _FONT[0]
 
 
 class Encoder:

@@ -1,0 +1,224 @@
+"""Fantasmagória on the device (quick entry): the sacrifice (trump, then
+leader), the planchette's number large at all times, the leader and who is
+possessed this round, tricks (the winner; a possession: who and the number
+played, the planchette moving for a trick's first one only: the engine's
+rule), the round's piles seat by seat (ghosts, then the cursed cards), the
+round and running totals, and the spirit's tie-break.
+
+The board: the title has the round and the leader; then who is possessed,
+the last round's scares, and the running totals; the trump stands large on
+the right.
+"""
+
+from altar_fw.inputs import BACK, OK
+from altar_fw.ui import seat_name
+
+BOARD = 20
+TRUMP = 21
+LEADER = 22
+TRICK = 23
+WINNER = 24
+POSS_SEAT = 25
+POSS_NUM = 26
+GHOSTS = 27
+CURSED = 28
+OVER = 29
+_DONE = 9
+# The cursed cards a pile may hold, as the engine's bit per suit, and their
+# string keys; the candelabro (vela) is out of a 3-player game.
+_CURSES = ((0, "gato", "gato-da-sorte"), (1, "candelabro", "candelabro"),
+           (3, "belleanna", "belleanna"), (2, "filipi", "filipi-bode"))
+_LEFT = 14      # columns left of the big trump
+
+
+class Play:
+    def __init__(self, ui):
+        self.ui = ui
+        self.trump = 0
+        self.seat = 0
+        self.piles = []       # the round's piles entered so far (engine masks)
+        self.ghosts = 0
+        self.cursed = 0
+
+    def enter(self):
+        ui = self.ui
+        st = ui.session.state
+        ui.opts = []
+        ui.back_to = -1
+        if st.over:
+            ui.mode = OVER
+        elif st.leader < 0:
+            ui.options(TRUMP, self._numbers())
+        else:
+            ui.mode = BOARD
+
+    def _numbers(self):
+        r = self.ui.session.rules
+        return [(str(n), n, n if n < 8 else 0) for n in range(r.lo, r.hi + 1)]
+
+    def _seats(self, which=None):
+        r = self.ui.session.rules
+        return [(seat_name(r, s), s, s + 1) for s in range(r.seats)
+                if which is None or which(s)]
+
+    def press(self, key):
+        ui = self.ui
+        m = ui.mode
+        st = ui.session.state
+        if m == BOARD:
+            if key == OK:
+                T = ui.T
+                opts = [(T["trick_win"], 0, 1)]
+                if st.possessed != (1 << st.rules.seats) - 1:
+                    opts.append((T["possession"], 1, 2))
+                if not st.open:
+                    opts.append((T["end_round"], 2, 3))
+                ui.options(TRICK, opts)
+            elif key == BACK:
+                ui.menu()
+        elif m == OVER:
+            if key == OK or key == BACK:
+                ui.menu()
+        elif key == BACK:
+            if m == TRUMP:
+                ui.menu()
+            else:
+                self.enter()       # leaves a half-made entry
+        else:
+            ui.choose_key(key)
+
+    def chosen(self, v):
+        ui = self.ui
+        m = ui.mode
+        st = ui.session.state
+        if m == TRUMP:
+            self.trump = v
+            ui.options(LEADER, self._seats())
+        elif m == LEADER:
+            ui.act({"do": "sacrifice", "trump": self.trump, "leader": v})
+        elif m == TRICK:
+            if v == 0:
+                ui.options(WINNER, self._seats(), sel=st.leader)
+            elif v == 1:
+                ui.options(POSS_SEAT, self._seats(lambda s: not st.possessed >> s & 1))
+            else:
+                self.piles = []
+                self._ask_ghosts()
+        elif m == WINNER:
+            ui.act({"do": "trick", "winner": v})
+        elif m == POSS_SEAT:
+            self.seat = v
+            ui.options(POSS_NUM, self._numbers())
+        elif m == POSS_NUM:
+            ui.act({"do": "possess", "seat": self.seat, "number": v})
+        elif m == GHOSTS:
+            self.ghosts = v
+            self.cursed = 0
+            self._ask_cursed(0)
+        elif m == CURSED:
+            if v != _DONE:
+                self.cursed ^= 1 << v
+                self._ask_cursed(ui.sel)
+                return
+            self.piles.append((self.ghosts, self.cursed))
+            if len(self.piles) < st.rules.seats:
+                self._ask_ghosts()
+                return
+            piles = []
+            for g, c in self.piles:
+                p = {"ghosts": g}
+                for bit, _, name in _CURSES:
+                    p[name] = c >> bit & 1
+                piles.append(p)
+            ui.act({"do": "end-round", "piles": piles})
+
+    def _ask_ghosts(self):
+        left = self.ui.session.rules.ghosts
+        for g, _ in self.piles:
+            left -= g
+        self.ui.options(GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)])
+
+    def _ask_cursed(self, sel):
+        """The cursed cards no earlier pile of this round holds, to toggle."""
+        ui = self.ui
+        taken = 0
+        for _, c in self.piles:
+            taken |= c
+        opts = []
+        for bit, key, _ in _CURSES:
+            if taken >> bit & 1 or (bit == 1 and ui.session.rules.seats == 3):
+                continue
+            mark = "[x] " if self.cursed >> bit & 1 else "[ ] "
+            opts.append((mark + ui.T[key], bit, len(opts) + 1))
+        opts.append((ui.T["done"], _DONE, 0))
+        ui.options(CURSED, opts, sel=sel)
+
+    # -- the lights' events --------------------------------------------------------
+
+    def marks(self):
+        st = self.ui.session.state
+        return st.possessed, st.round, st.over
+
+    def event(self, before):
+        st = self.ui.session.state
+        possessed, rnd, over = self.marks()
+        if over and not before[2]:
+            return "spirit" if st.spirit else "victory"
+        if possessed & ~before[0]:
+            return "possession"
+        if rnd != before[1]:
+            return "reveal"
+        return None
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def draw(self, s):
+        ui = self.ui
+        T = ui.T
+        st = ui.session.state
+        r = st.rules
+        m = ui.mode
+        names = [seat_name(r, i) for i in range(r.seats)]
+        totals = T["totals"] % " ".join([str(x) for x in st.track])
+        if m == BOARD:
+            s.title = T["round_lead"] % (st.round, names[st.leader])
+            s.seat = st.leader
+            marks = "".join([str(i + 1) if st.possessed >> i & 1 else "." for i in range(r.seats)])
+            last = ""
+            if st.rounds:
+                last = "R%d: %s" % (len(st.rounds), " ".join([str(x) for x in st.rounds[-1]]))
+            s.lines = [(T["possessed"] % marks)[:_LEFT], last[:_LEFT], T["trump_lbl"], totals]
+            s.big = st.trump
+            return
+        if m == OVER:
+            w = st.winners[0]
+            s.title = T["wins"] % names[w]
+            s.seat = w
+            s.lines = [totals] + [T["round_n"] % (i + 1, " ".join([str(x) for x in st.rounds[i]]))
+                                  for i in range(len(st.rounds))]
+            if st.spirit:
+                s.lines = [s.lines[0], T["spirit"]] + s.lines[1:3]
+            return
+        ui.draw_options(s)
+        s.seat = st.leader
+        if m == TRUMP:
+            s.title = T["trump_q"]
+            s.seat = -1
+        elif m == LEADER:
+            s.title = T["leader_q"]
+            s.seat = ui.opts[ui.sel][1]
+        elif m == TRICK:
+            s.title = T["round_lead"] % (st.round, names[st.leader])
+        elif m == WINNER:
+            s.title = T["trick_q"]
+            s.seat = ui.opts[ui.sel][1]
+        elif m == POSS_SEAT:
+            s.title = T["poss_q"]
+            s.seat = ui.opts[ui.sel][1]
+        elif m == POSS_NUM:
+            s.title = T["poss_num"] % names[self.seat]
+            s.seat = self.seat
+        else:
+            seat = len(self.piles)
+            s.seat = seat
+            s.title = (T["ghosts_q"] if m == GHOSTS else T["cursed_q"]) % names[seat]

@@ -1,0 +1,180 @@
+"""Ritos Ancestrais on the device: whose turn (its colour on the pixels),
+the turn's checklist, points in quick steps, the final-round banner with who
+still plays, then bonuses and hand counts, and the winner or a shared win.
+
+The turn screen: the title names the seat in turn; the scores follow, two
+seats a line; then the checklist (its done step inverted) and, once 21 is
+reached, who still plays.
+"""
+
+from altar_fw.inputs import BACK, OK
+from altar_fw.ui import seat_name
+
+TURN = 20
+ACTION = 21
+POINTS = 22
+END = 23
+BONUS_SEAT = 24
+BONUS_POINTS = 25
+HANDS = 26
+OVER = 27
+# Points as entered, the common ones first; corrections last.
+STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, -1, -2, -5)
+
+
+def _points(steps):
+    return [("%+d" % p, p, p if 0 < p < 8 else 0) for p in steps]
+
+
+class Play:
+    def __init__(self, ui):
+        self.ui = ui
+        self.seat = 0          # the bonus's seat
+        self.counts = []       # hand counts entered so far
+
+    def enter(self):
+        ui = self.ui
+        st = ui.session.state
+        ui.opts = []
+        ui.back_to = -1
+        if st.over:
+            ui.mode = OVER
+        elif st.done:
+            ui.options(END, [(ui.T["bonus"], 0, 1), (ui.T["hands"], 1, 2)])
+        else:
+            ui.mode = TURN
+
+    def _seats(self):
+        r = self.ui.session.rules
+        return [(seat_name(r, s), s, s + 1) for s in range(r.seats)]
+
+    def press(self, key):
+        ui = self.ui
+        m = ui.mode
+        if m == TURN:
+            if key == OK:
+                acted = ui.session.state.acted
+                ui.options(ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
+                           sel=1 if acted else 0)
+            elif key == BACK:
+                ui.menu()
+        elif m == OVER:
+            if key == OK or key == BACK:
+                ui.menu()
+        elif m == END:
+            if key == BACK:
+                ui.menu()
+            else:
+                ui.choose_key(key)
+        elif key == BACK:
+            self.enter()
+        else:
+            ui.choose_key(key)
+
+    def chosen(self, v):
+        ui = self.ui
+        m = ui.mode
+        n = ui.session.rules.seats
+        if m == ACTION:
+            if v == 0:
+                ui.options(POINTS, _points(STEPS))
+            else:
+                ui.act({"do": "end-turn"})
+        elif m == POINTS:
+            ui.act({"do": "score", "points": v})
+        elif m == END:
+            if v == 0:
+                ui.options(BONUS_SEAT, self._seats())
+            else:
+                self.counts = []
+                ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+        elif m == BONUS_SEAT:
+            self.seat = v
+            ui.options(BONUS_POINTS, _points(STEPS[:13]))
+        elif m == BONUS_POINTS:
+            ui.act({"do": "bonus", "seat": self.seat, "points": v})
+        elif m == HANDS:
+            self.counts.append(v)
+            if len(self.counts) < n:
+                ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+            else:
+                ui.act({"do": "hands", "counts": self.counts})
+
+    # -- the lights' events --------------------------------------------------------
+
+    def marks(self):
+        st = self.ui.session.state
+        return st.trigger, st.over
+
+    def event(self, before):
+        trigger, over = self.marks()
+        if over and not before[1]:
+            return "victory"
+        if trigger >= 0 and before[0] < 0:
+            return "reveal"      # 21 reached: the final round starts
+        return None
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _still(self, st):
+        """The seats that still play in the final round, the one in turn first."""
+        n = st.rules.seats
+        out = []
+        s = st.turn
+        while True:
+            out.append(s)
+            s = (s + 1) % n
+            if s == st.rules.first:
+                return out
+
+    def draw(self, s):
+        ui = self.ui
+        T = ui.T
+        st = ui.session.state
+        r = st.rules
+        m = ui.mode
+        names = [seat_name(r, i) for i in range(r.seats)]
+        if m == TURN:
+            s.title = T["turn"] % names[st.turn]
+            s.seat = st.turn
+            cells = ["%s %d" % (names[i], st.scores[i]) for i in range(r.seats)]
+            lines = ["  ".join(cells[i:i + 2]) for i in range(0, r.seats, 2)]
+            check = T["checklist"]
+            words = check.split(" ")
+            # the middle step (one action) is done once points were entered
+            start = len(words[0]) + 1
+            mask = ((1 << len(words[1])) - 1) << start if st.acted else 0
+            inv = [0] * len(lines) + [mask]
+            lines.append(check)
+            if st.trigger >= 0:     # the banner: who still plays, inverted
+                lines.append(T["final"] % " ".join([names[i] for i in self._still(st)]))
+                inv.append(-1)
+            s.lines = lines
+            s.inv = inv
+            return
+        if m == OVER:
+            w = st.winners
+            s.seat = w[0]
+            s.title = T["wins"] % names[w[0]] if len(w) == 1 else T["shared"]
+            s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
+                       T["hands_line"] % " ".join([str(x) for x in st.hands])]
+            if len(w) > 1:
+                s.lines.append(" ".join([names[i] for i in w]))
+            return
+        ui.draw_options(s)
+        s.seat = st.turn
+        if m == ACTION:
+            s.title = T["turn"] % names[st.turn]
+        elif m == POINTS:
+            s.title = T["points_q"] % names[st.turn]
+        elif m == END:
+            s.title = T["scores"] % " ".join([str(x) for x in st.scores])
+        elif m == BONUS_SEAT:
+            s.title = T["bonus_who"]
+        elif m == BONUS_POINTS:
+            s.title = T["bonus_pts"] % names[self.seat]
+            s.seat = self.seat
+        else:
+            seat = len(self.counts)
+            s.title = T["hand_of"] % names[seat]
+            s.seat = seat

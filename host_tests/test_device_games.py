@@ -1,0 +1,354 @@
+"""Fantasmagória and Ritos Ancestrais on the device, in both languages, and
+what every game shares: whole games by key presses on every board with the
+screen's text checked, the export replaying to the same result, power cuts
+at every byte of every journal write, and golden screens."""
+
+import os
+import random
+
+import pytest
+
+from altar import log
+from altar_fw import fantasmagoria as fa_screens
+from altar_fw import ritos_ancestrais as ra_screens
+from altar_fw import lang_en, lang_pt, ui as U
+from altar_host.emulator import Device, FlashNVM, png_pixels
+from conftest import HERE
+from device_driver import BOARDS, goto, random_game, value_of
+
+GOLDEN = os.path.join(HERE, "golden", "screens")
+FANTASMAGORIA = 1
+RITOS = 2
+
+
+def same_result_after_export(dev):
+    again = log.load(dev.export().splitlines())
+    assert again.view() == dev.app.ui.session.view()
+
+
+def check_fantasmagoria(dev):
+    """The board says what the engine holds."""
+    ui = dev.app.ui
+    if ui.session is None or ui.mode != fa_screens.BOARD or ui.notice:
+        return
+    st = ui.session.state
+    T = ui.T
+    rows = dev.text()
+    name = U.seat_name(st.rules, st.leader)
+    assert rows[0] == T["round_lead"] % (st.round, name)
+    assert rows[4] == T["totals"] % " ".join(str(x) for x in st.track)
+    marks = "".join(str(i + 1) if st.possessed >> i & 1 else "." for i in range(st.rules.seats))
+    assert rows[1] == (T["possessed"] % marks)[:14]
+    assert ui.screen.big == st.trump and dev.app.canvas.big == st.trump
+
+
+def check_ritos(dev):
+    ui = dev.app.ui
+    if ui.session is None or ui.mode != ra_screens.TURN or ui.notice:
+        return
+    st = ui.session.state
+    T = ui.T
+    rows = dev.text()
+    assert rows[0] == T["turn"] % U.seat_name(st.rules, st.turn)
+    shown = " ".join(rows[1:3])
+    for seat in range(st.rules.seats):
+        assert "P%d %d" % (seat + 1, st.scores[seat]) in shown
+    assert T["checklist"] in rows
+    if st.trigger >= 0:
+        assert any(r.startswith(T["final"].split(" ")[0]) for r in rows)
+
+
+@pytest.mark.parametrize("game,players", [(FANTASMAGORIA, 3), (FANTASMAGORIA, 4),
+                                          (RITOS, 2), (RITOS, 3), (RITOS, 4)])
+@pytest.mark.parametrize("board", BOARDS)
+def test_whole_game_by_key_presses(board, game, players):
+    lang = ("pt", "en")[(players + BOARDS.index(board)) % 2]
+    rng = random.Random(players * 31 + game * 7 + BOARDS.index(board))
+    dev = Device(board, capture=False, lang=lang)
+    check = check_fantasmagoria if game == FANTASMAGORIA else check_ritos
+    orig = dev.press
+
+    def press(word):       # the screen is checked after every key
+        orig(word)
+        check(dev)
+    dev.press = press
+    random_game(dev, rng, game, players)
+    st = dev.app.ui.session.state
+    T = dev.app.ui.T
+    names = [U.seat_name(st.rules, s) for s in range(st.rules.seats)]
+    title = dev.text()[0]
+    if game == FANTASMAGORIA:
+        assert title == T["wins"] % names[st.winners[0]]
+        assert (T["spirit"] in dev.text()) == st.spirit
+        assert len(st.rounds) == 3
+    elif len(st.winners) == 1:
+        assert title == T["wins"] % names[st.winners[0]]
+    else:
+        assert title == T["shared"]
+    view = dev.app.ui.session.view()
+    dev.boot()
+    assert dev.app.ui.session.view() == view
+    same_result_after_export(dev)
+
+
+def test_fantasmagoria_screens_follow_the_rules():
+    """Possession moves the planchette for a trick's first one only; the
+    piles' entry offers no ghost or cursed card another pile already holds."""
+    dev = Device("macropad", capture=False, lang="en")
+    goto(dev, FANTASMAGORIA)
+    goto(dev, value_of(dev, 3))
+    assert dev.app.ui.mode == U.INFO and "vela" in " ".join(dev.text())
+    dev.press("ok")
+    dev.press("5")                       # trump 5
+    dev.press("2")                       # P2 leads
+    assert dev.text()[0] == "Round 1  Lead P2" and dev.app.ui.screen.big == 5
+    for seat, number in ((3, 7), (1, 2)):
+        dev.press("ok")
+        goto(dev, value_of(dev, 1))      # Possession
+        goto(dev, value_of(dev, seat - 1))
+        goto(dev, value_of(dev, number))
+    assert dev.app.ui.screen.big == 7 and dev.text()[1].startswith("Possessed 1.3")
+    dev.press("ok")
+    assert [o[1] for o in dev.app.ui.opts] == [0, 1]    # an open trick: no end of round
+    goto(dev, 0)
+    goto(dev, value_of(dev, 2))
+    dev.press("ok")
+    goto(dev, value_of(dev, 2))          # End round
+    goto(dev, value_of(dev, 7))          # P1: 7 ghosts
+    labels = [o[0] for o in dev.app.ui.opts]
+    assert "[ ] Candelabro" not in labels                 # no vela with 3 players
+    goto(dev, value_of(dev, 3))          # BelleAnna
+    goto(dev, value_of(dev, 9))          # done
+    assert max(o[1] for o in dev.app.ui.opts) == 2        # 9 ghosts in all: 2 left
+    goto(dev, value_of(dev, 2))
+    assert "[ ] BelleAnna" not in [o[0] for o in dev.app.ui.opts]
+    goto(dev, value_of(dev, 9))
+    goto(dev, value_of(dev, 0))
+    goto(dev, value_of(dev, 9))
+    st = dev.app.ui.session.state
+    assert st.rounds == [[11, 2, 0]] and dev.text()[0] == "Sacrifice: trump?"
+
+
+def test_ritos_final_round_banner_bonus_and_hands():
+    dev = Device("feather-oled", capture=False, lang="pt")
+    goto(dev, RITOS)
+    goto(dev, value_of(dev, 3))
+    goto(dev, value_of(dev, 1))          # P2 starts
+    for points in (20, 2):               # P2 reaches 22: the final round
+        dev.press("ok")
+        goto(dev, value_of(dev, 0))
+        goto(dev, value_of(dev, points))
+    assert dev.app.ui.event == "reveal"
+    # P2 started, so the round ends with P1, the seat before it
+    assert dev.text()[4] == "Final: P2 P3 P1"
+    dev.press("ok")
+    goto(dev, value_of(dev, 1))          # end turn
+    assert dev.text()[0] == "Vez de P3" and dev.text()[4] == "Final: P3 P1"
+    for _ in range(2):
+        dev.press("ok")
+        goto(dev, value_of(dev, 1))
+    assert dev.app.ui.session.state.done
+    goto(dev, value_of(dev, 0))          # bonus
+    goto(dev, value_of(dev, 2))          # P3
+    goto(dev, value_of(dev, 5))
+    goto(dev, value_of(dev, 1))          # hand counts
+    for c in (4, 2, 7):
+        goto(dev, value_of(dev, c))
+    assert dev.text()[0] == "P2 vence!" and dev.app.ui.event == "victory"
+    same_result_after_export(dev)
+
+
+# -- power cuts, for every game -----------------------------------------------------------
+
+def chunks(board, game, players, seed):
+    """A whole random game's key words, split where the journal was written."""
+    dev = Device(board, capture=False)
+    random_game(dev, random.Random(seed), game, players)
+    words = dev.pressed
+    dev = Device(board, capture=False)
+    out = [[]]
+    for w in words:
+        before = dev.nvm.writes
+        dev.press(w)
+        out[-1].append(w)
+        if dev.nvm.writes != before:
+            out.append([])
+    return [c for c in out if c]
+
+
+@pytest.mark.parametrize("game,players", [(0, 3), (FANTASMAGORIA, 4), (RITOS, 3)])
+def test_power_cut_at_every_byte_of_every_write_in_every_game(game, players):
+    """For every journal write of a whole game, the power fails after each
+    byte of it: the device reboots into the state before (at most that
+    action is lost), and doing it again gives the state after."""
+    parts = chunks("macropad", game, players, 100 + game)
+    ref = Device("macropad", capture=False)
+    for w in parts[0]:
+        ref.press(w)
+    cuts = 0
+    dev = Device("macropad", capture=False)      # reflashed and rebooted for each cut
+    for part in parts[1:]:
+        before = bytes(ref.nvm.data)
+        view = ref.app.ui.session.view()
+        for w in part:
+            ref.press(w)
+        after = ref.app.ui.session.view()
+        for k in range(64):
+            dev.nvm = FlashNVM()
+            dev.nvm.data[:] = before
+            dev.cuts = 0
+            dev.boot()
+            for w in part[:-1]:
+                dev.press(w)
+            dev.nvm.cut_after = k
+            dev.press(part[-1])
+            if not dev.cuts:
+                assert dev.app.ui.session.view() == after
+                break
+            cuts += 1
+            assert dev.app.ui.session.view() == view
+            for w in part:
+                dev.press(w)
+            assert dev.app.ui.session.view() == after
+            dev.boot()
+            assert dev.app.ui.session.view() == after
+        else:
+            raise AssertionError("a frame of 64 bytes or more")
+    assert cuts >= 3 * (len(parts) - 1)
+
+
+# -- golden screens -------------------------------------------------------------------------
+
+def pick(dev, v):
+    goto(dev, value_of(dev, v))
+
+
+def fa_tour(dev, shot):
+    """Fantasmagória, 4 players: every screen, three rounds, a spirit's tie."""
+    pick(dev, FANTASMAGORIA)
+    pick(dev, 4)
+    shot("fa-trump")
+    pick(dev, 5)
+    shot("fa-leader")
+    pick(dev, 1)
+    dev.press("ok")
+    shot("fa-trick")
+    pick(dev, 1)
+    shot("fa-possessed")
+    pick(dev, 2)
+    shot("fa-number")
+    pick(dev, 7)
+    shot("fa-board")
+    dev.press("ok")
+    pick(dev, 0)
+    shot("fa-winner")
+    pick(dev, 2)
+    for rnd, piles in enumerate(([(3, 1), (1, 0), (0, 0), (2, 8)], [(2, 0), (1, 0), (1, 0), (0, 0)],
+                                 [(0, 0), (2, 0), (1, 0), (1, 0)])):
+        if rnd:
+            pick(dev, 4 + rnd)
+            pick(dev, rnd)
+        dev.press("ok")
+        pick(dev, 2)                     # end round
+        for seat, (ghosts, cursed) in enumerate(piles):
+            if seat == 0 and rnd == 0:
+                shot("fa-ghosts")
+            pick(dev, ghosts)
+            for bit in range(4):
+                if cursed >> bit & 1:
+                    pick(dev, bit)
+            if seat == 0 and rnd == 0:
+                shot("fa-cursed")
+            pick(dev, 9)
+        if rnd == 0:
+            shot("fa-round-2")
+    shot("fa-over")
+
+
+def ra_tour(dev, shot):
+    """Ritos Ancestrais, 3 players: a turn, points, the final round, the end."""
+    pick(dev, RITOS)
+    pick(dev, 3)
+    pick(dev, 0)
+    shot("ra-turn")
+    dev.press("ok")
+    shot("ra-action")
+    pick(dev, 0)
+    shot("ra-points")
+    pick(dev, 20)
+    dev.press("ok")
+    pick(dev, 0)
+    pick(dev, 3)
+    shot("ra-final")
+    for _ in range(3):
+        dev.press("ok")
+        pick(dev, 1)
+    shot("ra-end")
+    for points in (20, 3):              # P2's bonuses: 23, as P1
+        pick(dev, 0)
+        if points == 20:
+            shot("ra-bonus")
+        pick(dev, 1)
+        pick(dev, points)
+    pick(dev, 1)
+    shot("ra-hands")
+    for c in (3, 3, 1):
+        pick(dev, c)
+    shot("ra-over")
+
+
+TOURS = {"fa": ("pt", fa_tour), "ra": ("en", ra_tour)}
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("tour", sorted(TOURS))
+def test_golden_screens_of_the_new_games(board, tour):
+    """ALTAR_REGEN=1 rewrites them (then look at them)."""
+    lang, play = TOURS[tour]
+    dev = Device(board, lang=lang)
+
+    def shot(name):
+        path = os.path.join(GOLDEN, "%s-%s.png" % (board, name))
+        data = dev.png()
+        if os.environ.get("ALTAR_REGEN"):
+            with open(path, "wb") as f:
+                f.write(data)
+        with open(path, "rb") as f:
+            assert png_pixels(f.read()) == png_pixels(data), path
+    play(dev, shot)
+    st = dev.app.ui.session.state
+    assert st.over
+    if tour == "fa":
+        assert st.spirit and st.track.count(min(st.track)) == 2
+    else:
+        assert st.winners == [0, 1]     # 23 each, 3 cards each: a shared win
+
+
+# -- languages ---------------------------------------------------------------------------------
+
+def test_every_string_fits_and_every_glyph_is_in_the_font():
+    from adafruit_bitmap_font import bitmap_font
+    from altar_host.emulator import FONT
+    font = bitmap_font.load_font(FONT)
+    assert set(lang_en.S) == set(lang_pt.S)
+    texts = list(lang_en.S.values()) + list(lang_pt.S.values()) + [g[1] for g in U.GAMES]
+    for text in texts:
+        for ch in text:
+            g = font.get_glyph(ord(ch))
+            assert g is not None and g.width == 6 and g.height == 12, repr(ch)
+    for table in (lang_en.S, lang_pt.S):
+        for key, text in table.items():
+            if not key.endswith("_text"):
+                # %s is a seat (at most "Ban") or a list filled in by the screen
+                assert len(text.replace("%d", "9").replace("%s", "P1")) <= 20, text
+
+
+def test_keys_on_a_result_screen_do_nothing_wrong():
+    """Found by the monkey: NEXT on Ritos' result (no options) crashed."""
+    dev = Device("macropad", capture=False, lang="en")
+    ra_tour(dev, lambda name: None)
+    for w in ("next", "prev", "3"):
+        dev.press(w)
+        assert dev.text()[0] == "Shared win"
+    dev.press("ok")
+    assert dev.app.ui.mode == U.MENU
