@@ -1,9 +1,12 @@
 """The device's view-model and journal without displayio, for both VMs:
 
-    python host_tests/vm_device.py PLAYERS SEED
-    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py PLAYERS SEED [--mem]
+    python host_tests/vm_device.py GAME PLAYERS SEED
+    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py GAME PLAYERS SEED [--mem]
 
-A seeded player presses keys through whole games (with undos, menus and a
+GAME is the index in the new-game list: 0 Sete Selos, 1 Fantasmagória,
+2 Ritos Ancestrais.
+
+A seeded player presses keys through a whole game (with undos, menus and a
 reboot from the journal); every screen is printed, then the journal read
 back and replayed. Both VMs must print the same bytes.
 """
@@ -13,7 +16,6 @@ import sys
 from altar.jsonout import dump
 from altar.rng import Rng
 from altar_fw import journal as J
-from altar_fw import sete_selos as S
 from altar_fw import ui as U
 from altar_fw.inputs import BACK, NEXT, OK, UNDO, VALUE
 
@@ -53,36 +55,39 @@ def pick(ui, rng, index=-1):
     press(ui, OK)
 
 
-def game(players, seed):
+def game(index, players, seed):
+    """Game `index` of the new-game list, played by a seeded random player."""
     rng = Rng(seed)
     nvm = bytearray(4096)      # stands for the flash sector, outside the heap on a board
     for i in range(4096):
         nvm[i] = 0xFF
     ui = boot(nvm, seed)
     show(ui)
-    pick(ui, rng, 0)
+    pick(ui, rng, index)
     pick(ui, rng, [o[1] for o in ui.opts].index(players))
-    pick(ui, rng)
+    if ui.mode == U.FIRST:
+        pick(ui, rng)
+    elif ui.mode == U.INFO:
+        press(ui, OK)
     n = 0
     while not ui.session.state.over:
         n += 1
-        if ui.mode == S.BOARD:
-            k = rng.below(20)
-            if k == 0:
-                press(ui, UNDO)
-            elif k == 1:
-                press(ui, BACK)            # the menu, and back
-                press(ui, BACK)
-            elif k == 2 or n == 3:
-                view = ui.session.view()
-                ui = boot(nvm, seed)       # power off and on
-                print("reboot same=%s" % (ui.session.view() == view))
-            else:
-                press(ui, OK)
-                pick(ui, rng)              # the winner
-                pick(ui, rng)              # the value
+        k = rng.below(20)
+        if k == 2 or n == 3:
+            view = ui.session.view()
+            ui = boot(nvm, seed)       # power off and on
+            print("reboot same=%s" % (ui.session.view() == view))
+        elif ui.mode == U.INFO:
+            press(ui, OK)
+        elif ui.opts:
+            pick(ui, rng)
+        elif k == 0:
+            press(ui, UNDO)
+        elif k == 1:
+            press(ui, BACK)            # the menu, and back
+            press(ui, BACK)
         else:
-            pick(ui, rng)                  # a redirect or a removal
+            press(ui, OK)
     again = J.Store(nvm)
     s, skipped = again.load()
     j = again.journal
@@ -94,7 +99,7 @@ def game(players, seed):
 
 
 if __name__ == "__main__":
-    game(int(sys.argv[1]), int(sys.argv[2]))
+    game(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
     if "--mem" in sys.argv:    # MicroPython only: the steady heap after a whole game
         import gc
         gc.collect()
