@@ -106,11 +106,11 @@ def main(argv=None):
     for name in boards.PROFILES:
         p = boards.load(name)
         w, h = p.WIDTH // p.SCALE, p.HEIGHT // p.SCALE
-        cols, rows = w // 6, h // 12
+        cols, lines = w // 6, h // 12
         # CircuitPython packs a 1-bit row in 32-bit words
-        size = rows * (cols * 6 + 31) // 32 * 4 * 12 + (36 + 31) // 32 * 4 * 36
+        size = lines * (cols * 6 + 31) // 32 * 4 * 12 + (36 + 31) // 32 * 4 * 36
         disp.append([name, "%dx%d" % (p.WIDTH, p.HEIGHT),
-                     "%d rows of %dx12, a 36x36 number, at scale %d" % (rows, cols * 6, p.SCALE),
+                     "%d rows of %dx12, a 36x36 number, at scale %d" % (lines, cols * 6, p.SCALE),
                      "%d" % size, "2", "%d" % p.PIXELS])
     worst = max(int(r[3].split()[0]) for r in rows)
     text = """{mark}
@@ -143,7 +143,7 @@ here is at most {worst} bytes on a 64-bit VM, and that still counts what a
 board does not hold: the 4 KB bytearray standing for the flash sector, the
 test script's code and a second session that replays the journal to compare.
 Halving for 32-bit words puts the board near {half}, well inside 60 KB, plus
-at most 1152 bytes of canvas bitmaps; displayio's objects, keypad's event queue and the NeoPixel
+at most {canvas} bytes of canvas bitmaps; displayio's objects, keypad's event queue and the NeoPixel
 buffer (36 bytes on the MacroPad) live mostly outside the Python heap on
 CircuitPython. From .py source the board must also compile the modules at
 import (the "smallest heap, .py" column, transient): ship .mpy made by
@@ -151,7 +151,7 @@ CircuitPython's mpy-cross (`altar deploy --mpy-cross`) where it can. Measure
 `gc.mem_free()` on a board to confirm the RP2040 figure.
 """.format(mark=MARK, rows="\n".join("| " + " | ".join(r) + " |" for r in rows),
            disp="\n".join("| " + " | ".join(r) + " |" for r in disp), worst=worst,
-           half=kb(worst // 2))
+           half=kb(worst // 2), canvas=max(int(r[3]) for r in disp))
     print(text)
     if not args.no_write:
         path = os.path.join(ROOT, "BENCHMARKS.md")
