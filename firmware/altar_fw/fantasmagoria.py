@@ -10,8 +10,7 @@ the last round's scares, and the running totals; the trump stands large on
 the right.
 """
 
-from altar_fw.inputs import BACK, OK
-from altar_fw.ui import seat_name
+from altar_fw.ui import seat_name, seat_options
 
 BOARD = 20
 TRUMP = 21
@@ -32,6 +31,9 @@ _LEFT = 14      # columns left of the big trump
 
 
 class Play:
+    MAIN = BOARD
+    OVER = OVER
+
     def __init__(self, ui):
         self.ui = ui
         self.trump = 0
@@ -56,36 +58,24 @@ class Play:
         r = self.ui.session.rules
         return [(str(n), n, n if n < 8 else 0) for n in range(r.lo, r.hi + 1)]
 
-    def _seats(self, which=None):
-        r = self.ui.session.rules
-        return [(seat_name(r, s), s, s + 1) for s in range(r.seats)
-                if which is None or which(s)]
-
-    def press(self, key):
+    def open(self):
+        """OK on the board: a trick's winner, a possession, or the round's end
+        (not while a possession waits for its trick's winner)."""
         ui = self.ui
-        m = ui.mode
         st = ui.session.state
-        if m == BOARD:
-            if key == OK:
-                T = ui.T
-                opts = [(T["trick_win"], 0, 1)]
-                if st.possessed != (1 << st.rules.seats) - 1:
-                    opts.append((T["possession"], 1, 2))
-                if not st.open:
-                    opts.append((T["end_round"], 2, 3))
-                ui.options(TRICK, opts)
-            elif key == BACK:
-                ui.menu()
-        elif m == OVER:
-            if key == OK or key == BACK:
-                ui.menu()
-        elif key == BACK:
-            if m == TRUMP:
-                ui.menu()
-            else:
-                self.enter()       # leaves a half-made entry
+        T = ui.T
+        opts = [(T["trick_win"], 0, 1)]
+        if st.possessed != (1 << st.rules.seats) - 1:
+            opts.append((T["possession"], 1, 2))
+        if not st.open:
+            opts.append((T["end_round"], 2, 3))
+        ui.options(TRICK, opts)
+
+    def back(self):
+        if self.ui.mode == TRUMP:
+            self.ui.menu()
         else:
-            ui.choose_key(key)
+            self.enter()       # leaves a half-made entry
 
     def chosen(self, v):
         ui = self.ui
@@ -93,14 +83,14 @@ class Play:
         st = ui.session.state
         if m == TRUMP:
             self.trump = v
-            ui.options(LEADER, self._seats())
+            ui.options(LEADER, seat_options(st.rules))
         elif m == LEADER:
             ui.act({"do": "sacrifice", "trump": self.trump, "leader": v})
         elif m == TRICK:
             if v == 0:
-                ui.options(WINNER, self._seats(), sel=st.leader)
+                ui.options(WINNER, seat_options(st.rules), sel=st.leader)
             elif v == 1:
-                ui.options(POSS_SEAT, self._seats(lambda s: not st.possessed >> s & 1))
+                ui.options(POSS_SEAT, seat_options(st.rules, lambda s: not st.possessed >> s & 1))
             else:
                 self.piles = []
                 self._ask_ghosts()

@@ -7,8 +7,7 @@ seats a line; then the checklist (its done step inverted) and, once 21 is
 reached, who still plays.
 """
 
-from altar_fw.inputs import BACK, OK
-from altar_fw.ui import seat_name
+from altar_fw.ui import seat_name, seat_options
 
 TURN = 20
 ACTION = 21
@@ -27,6 +26,9 @@ def _points(steps):
 
 
 class Play:
+    MAIN = TURN
+    OVER = OVER
+
     def __init__(self, ui):
         self.ui = ui
         self.seat = 0          # the bonus's seat
@@ -44,32 +46,18 @@ class Play:
         else:
             ui.mode = TURN
 
-    def _seats(self):
-        r = self.ui.session.rules
-        return [(seat_name(r, s), s, s + 1) for s in range(r.seats)]
-
-    def press(self, key):
+    def open(self):
+        """OK in a turn: points or the end of the turn (preselected once
+        points were entered)."""
         ui = self.ui
-        m = ui.mode
-        if m == TURN:
-            if key == OK:
-                acted = ui.session.state.acted
-                ui.options(ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
-                           sel=1 if acted else 0)
-            elif key == BACK:
-                ui.menu()
-        elif m == OVER:
-            if key == OK or key == BACK:
-                ui.menu()
-        elif m == END:
-            if key == BACK:
-                ui.menu()
-            else:
-                ui.choose_key(key)
-        elif key == BACK:
-            self.enter()
+        ui.options(ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
+                   sel=1 if ui.session.state.acted else 0)
+
+    def back(self):
+        if self.ui.mode == END:
+            self.ui.menu()
         else:
-            ui.choose_key(key)
+            self.enter()
 
     def chosen(self, v):
         ui = self.ui
@@ -84,7 +72,7 @@ class Play:
             ui.act({"do": "score", "points": v})
         elif m == END:
             if v == 0:
-                ui.options(BONUS_SEAT, self._seats())
+                ui.options(BONUS_SEAT, seat_options(ui.session.rules))
             else:
                 self.counts = []
                 ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)

@@ -8,8 +8,7 @@ values (inverted once revealed) over up to 3 cultists each, by seat number.
 """
 
 from altar.sete_selos import removals
-from altar_fw.inputs import BACK, OK
-from altar_fw.ui import seat_char, seat_name
+from altar_fw.ui import seat_char, seat_name, seat_options
 
 BOARD = 20
 WINNER = 21
@@ -22,6 +21,9 @@ _GRID = 6            # column where the Elders start
 
 
 class Play:
+    MAIN = BOARD
+    OVER = OVER
+
     def __init__(self, ui):
         self.ui = ui
         self.winner = 0
@@ -61,34 +63,19 @@ class Play:
             self.choices = ch
             ui.options(REMOVE, opts, back_to=-1)
 
-    def press(self, key):
+    def open(self):
+        """OK on the board: a ritual, its winner first (the leader preselected)."""
         ui = self.ui
-        m = ui.mode
-        if m == BOARD:
-            if key == OK:
-                n = ui.session.rules.seats
-                ui.options(WINNER, [(seat_name(ui.session.rules, s), s, s + 1) for s in range(n)],
-                           sel=ui.session.state.leader)
-            elif key == BACK:
-                ui.menu()
-        elif m == OVER:
-            if key == OK or key == BACK:
-                ui.menu()
-        elif key == BACK:
-            if m == WINNER:
-                self.enter()
-            elif m == VALUE:
-                self.press_winner_again()
-            else:
-                ui.menu()
-        else:
-            ui.choose_key(key)
+        ui.options(WINNER, seat_options(ui.session.rules), sel=ui.session.state.leader)
 
-    def press_winner_again(self):
+    def back(self):
         ui = self.ui
-        n = ui.session.rules.seats
-        ui.options(WINNER, [(seat_name(ui.session.rules, s), s, s + 1) for s in range(n)],
-                   sel=self.winner)
+        if ui.mode == WINNER:
+            self.enter()
+        elif ui.mode == VALUE:
+            ui.options(WINNER, seat_options(ui.session.rules), sel=self.winner)
+        else:
+            ui.menu()        # a redirect or a removal is due: the menu (undo) is the way back
 
     def chosen(self, v):
         ui = self.ui

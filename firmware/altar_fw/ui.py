@@ -62,6 +62,12 @@ def seat_name(rules, seat):
     return "Ban" if seat == getattr(rules, "banished", -1) else "P%d" % (seat + 1)
 
 
+def seat_options(rules, which=None):
+    """(name, seat, shortcut) for each seat, or each that `which` accepts."""
+    return [(seat_name(rules, s), s, s + 1) for s in range(rules.seats)
+            if which is None or which(s)]
+
+
 def seat_char(rules, seat):
     return "B" if seat == getattr(rules, "banished", -1) else str(seat + 1)
 
@@ -154,7 +160,7 @@ class Ui:
         if key == UNDO:
             self.undo()
         elif self.mode >= 20:
-            self.play.press(key)
+            self._game_key(key)
         elif key == BACK:
             self._back()
         elif self.opts:
@@ -162,6 +168,25 @@ class Ui:
         elif key == OK:
             self._back()
         self.draw()
+
+    def _game_key(self, key):
+        """A key on one of the game's screens. On its main screen OK opens an
+        entry and BACK the menu; on its result both open the menu; on an
+        entry's options BACK steps back (play.back) and the rest choose."""
+        p = self.play
+        m = self.mode
+        if m == p.MAIN:
+            if key == OK:
+                p.open()
+            elif key == BACK:
+                self.menu()
+        elif m == p.OVER:
+            if key == OK or key == BACK:
+                self.menu()
+        elif key == BACK:
+            p.back()
+        else:
+            self.choose_key(key)
 
     def choose_key(self, key):
         """Option-list keys: move, pick by number, or take the selection."""
