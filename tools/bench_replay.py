@@ -510,15 +510,12 @@ def main(argv=None):
         text = report(machine(), logs, heap, timing, mpy_via_m, args, time.time() - t_start)
         print(text)
         if not args.no_write:
-            path = os.path.join(ROOT, "BENCHMARKS.md")
+            from benchmd import PATH, sections
             tail = ""
-            if os.path.exists(path):
-                with open(path) as f:
-                    old = f.read()
-                # tools/bench_device.py owns what follows its marker
-                if "<!-- bench_device -->" in old:
-                    tail = "\n" + old[old.index("<!-- bench_device -->"):]
-            with open(path, "w") as f:
+            if os.path.exists(PATH):
+                with open(PATH) as f:
+                    tail = sections(f.read())    # the other scripts' sections stay
+            with open(PATH, "w") as f:
                 f.write(text + tail)
             print("wrote %s" % os.path.join(ROOT, "BENCHMARKS.md"), file=sys.stderr)
     finally:

@@ -1,4 +1,4 @@
-"""`altar`: the host command. Subcommands: emulate, replay, demo, dump, deploy."""
+"""`altar`: the host command. Subcommands: emulate, replay, demo, dump, deploy, simulate."""
 
 import argparse
 import json
@@ -92,6 +92,11 @@ def cmd_emulate(args):
     return emulate.main(args)
 
 
+def cmd_simulate(args):
+    from altar_host import simulate
+    return simulate.main(args)
+
+
 def cmd_deploy(args):
     from altar_host import deploy
     return deploy.main(args)
@@ -155,6 +160,19 @@ def main(argv=None):
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
     u.add_argument("-o", "--output", required=True, metavar="LOG")
     u.set_defaults(fn=cmd_dump)
+    m = sub.add_parser("simulate", help="play whole games with bots and summarise them")
+    m.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
+    m.add_argument("--players", type=int, default=4)
+    m.add_argument("--bots", default="random",
+                   help="one bot for all seats, or one per seat: random, heuristic")
+    m.add_argument("--games", type=int, default=1000)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--jobs", type=int, default=1, help="processes (results do not change)")
+    m.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option (JSON value)")
+    m.add_argument("--logs", metavar="DIR", help="write each game's session log")
+    m.add_argument("--report", metavar="DIR", help="write summary.json there")
+    m.add_argument("--shard", metavar="I/N", help="run slice I of N of the games")
+    m.set_defaults(fn=cmd_simulate)
     p_ = sub.add_parser("deploy", help="lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
     p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))

@@ -1,0 +1,75 @@
+"""`altar simulate`: whole games with bots; every game's log replays to the
+same result (both VMs for a sample), results do not depend on --jobs, and
+the draft deals what the rulebook says."""
+
+import json
+import os
+
+import pytest
+
+from altar import log
+from altar.rng import Rng
+from altar_host import simulate as sim
+from altar_host.cli import main
+from conftest import run_replay
+
+
+@pytest.mark.parametrize("game,players,bots", [
+    ("sete-selos", 2, ["heuristic", "random"]), ("sete-selos", 3, ["random"]),
+    ("sete-selos", 4, ["heuristic", "random"]), ("fantasmagoria", 4, ["random"]),
+])
+def test_simulated_logs_replay_to_the_same_result(tmp_path, game, players, bots):
+    outcomes, _ = sim.simulate(game, players, bots, 40, 7, logs=str(tmp_path))
+    names = sorted(os.listdir(tmp_path))
+    assert len(names) == 40
+    for i, (winners, how, length) in enumerate(outcomes):
+        with open(tmp_path / ("%s-%d.jsonl" % (game, 7 + i)), "rb") as f:
+            again = log.load(f)
+        assert again.view()["winners"] == winners and again.view()["status"] == "over"
+    for name in names[:3]:             # the contract's replay, both VMs, same bytes
+        cp = run_replay("cpython", str(tmp_path / name))
+        assert cp[0] == 0 and cp == run_replay("micropython", str(tmp_path / name))
+
+
+def test_results_do_not_depend_on_jobs_or_shards(tmp_path, capsys):
+    one, _ = sim.simulate("sete-selos", 4, ["random"], 120, 3)
+    two, _ = sim.simulate("sete-selos", 4, ["random"], 120, 3, jobs=2)
+    halves = [sim.simulate("sete-selos", 4, ["random"], 120, 3, shard=(i, 2))[0] for i in (0, 1)]
+    assert one == two == halves[0] + halves[1]
+    assert main(["simulate", "--games", "50", "--players", "3", "--bots", "heuristic",
+                 "--report", str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == 50 and sum(summary["endings"].values()) == 50
+    assert all(lo <= r <= hi for r, (lo, hi) in zip(summary["win_rate"], summary["win_rate_95"]))
+    capsys.readouterr()
+    assert main(["simulate", "--games", "5", "--bots", "oracle"]) == 2
+    assert main(["simulate", "--games", "5", "--option", "power=[1, 2]"]) == 2
+
+
+class Spy(sim.RandomBot):
+    """A random bot that records what it was offered in the draft."""
+    seen = []
+
+    def keep(self, seat, cards, state):
+        Spy.seen.append((seat, len(cards)))
+        return super().keep(seat, cards, state)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_draft_keeps_seven_cards_a_seat_from_shrinking_hands(players):
+    from altar.core import Session
+    s = Session({"altar": 1, "game": "sete-selos", "players": ["a"] * players, "first": 0})
+    Spy.seen = []
+    bots = [Spy(Rng(i)) for i in range(s.rules.seats)]
+    kept = sim._draft(s.state, s.rules, Rng(1), bots)
+    deck = {(g, v) for g in range(4) if s.rules.signs >> g & 1 for v in range(1, 8)}
+    assert all(len(k) == 7 for k in kept) and {c for k in kept for c in k} == deck
+    humans = players
+    # each human sees 7, 6, ... 1 cards; the Banished picks blind (never asked)
+    assert sorted(n for _, n in Spy.seen) == sorted(list(range(1, 8)) * humans)
+
+
+def test_wilson_interval():
+    lo, hi = sim.wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+    assert sim.wilson(0, 0) == (0.0, 0.0)

@@ -1,0 +1,281 @@
+"""`altar simulate`: whole games with bot players, summarised.
+
+Sete Selos is played card by card: each series deals the deck and drafts it
+(3-4 players: keep one, pass the rest left; 2 players: the rulebook's
+three-pile procedure, the Banished Cultist's cards taken blind from the top
+of its pile), rituals follow the altar card's sign (the Banished plays the
+top of its shuffled pile), then the redirects and removals the engine asks
+for. Fantasmagória games come from altar_host.randomplay (random legal play
+on the example deck). Every game is a session of the engine, so its log
+(referee entry) replays to the same result.
+
+Bots see their own hand and the table, never another seat's cards.
+Results for a seed are the same whatever --jobs is: game i always uses
+seed + i, and the summary adds the games in order.
+"""
+
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+
+from altar import log
+from altar.core import Session
+from altar.rng import Rng
+from altar import sete_selos as ss
+
+
+# -- bots ---------------------------------------------------------------------------------
+
+class RandomBot:
+    """Any legal choice."""
+    name = "random"
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def pick(self, items):
+        return items[self.rng.below(len(items))]
+
+    def keep(self, seat, cards, state):
+        return self.pick(cards)
+
+    def play(self, seat, legal, trick, state):
+        return self.pick(legal)
+
+    def redirect(self, seat, sealed, state):
+        return self.pick(sealed)
+
+    def remove(self, seat, count, state):
+        pool = [e + 1 for e in range(7) for _ in range(state.stacks(seat)[e])]
+        self.rng.shuffle(pool)
+        return sorted(pool[:count])
+
+
+class HeuristicBot(RandomBot):
+    """Keeps trumps and high cards; wins a ritual as cheaply as it can, else
+    throws its weakest card; redirects to its biggest stack; removes as the
+    engine suggests."""
+    name = "heuristic"
+
+    def keep(self, seat, cards, state):
+        return max(cards, key=lambda c: (c[0] == 0, c[1], -c[0]))
+
+    def play(self, seat, legal, trick, state):
+        winning = []
+        for c in legal:
+            if ss.ritual_winner(trick + [c]) == len(trick):
+                winning.append(c)
+        if winning:
+            return min(winning, key=lambda c: (c[0] == 0, c[1], c[0]))
+        return min(legal, key=lambda c: (c[0] == 0, c[1], c[0]))
+
+    def redirect(self, seat, sealed, state):
+        own = state.stacks(seat)
+        return max(sealed, key=lambda e: (own[e - 1], e))
+
+    def remove(self, seat, count, state):
+        return ss.suggest(state, seat)
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+# -- Sete Selos, card by card ---------------------------------------------------------------
+
+def _draft(state, rules, rng, bots):
+    """Deal the series and draft it: the 7 cards each seat keeps, in order."""
+    deck = [(g, v) for g in range(4) if rules.signs >> g & 1 for v in range(1, 8)]
+    rng.shuffle(deck)
+    n = rules.seats
+    hands = [deck[i * 7:i * 7 + 7] for i in range(n)]
+    kept = [[] for _ in range(n)]
+    if rules.banished < 0:
+        for _ in range(7):
+            for seat in range(n):
+                c = bots[seat].keep(seat, hands[seat], state)
+                hands[seat].remove(c)
+                kept[seat].append(c)
+            hands = [hands[(i - 1) % n] for i in range(n)]     # the rest passes left
+        return kept
+    # 2 players: the first player (the dealer), the second, the Banished's pile
+    first = state.dealer
+    second = 1 - first
+    b = rules.banished
+    for _ in range(7):
+        for seat in (first, second):
+            c = bots[seat].keep(seat, hands[seat], state)
+            hands[seat].remove(c)
+            kept[seat].append(c)
+        kept[b].append(hands[b].pop(0))        # blind, from the top
+        rest_first, rest_second = hands[first], hands[second]
+        rng.shuffle(rest_second)
+        hands[first], hands[second], hands[b] = hands[b], rest_first, rest_second
+    rng.shuffle(kept[b])
+    return kept
+
+
+def sete_selos(players, seed, bot_names, options=None):
+    """One whole game: its Session (header, actions, state)."""
+    rng = Rng(seed)
+    header = {"altar": 1, "game": "sete-selos",
+              "players": ["P%d" % (i + 1) for i in range(players)],
+              "first": rng.below(players), "seed": seed}
+    if options:
+        header["options"] = options
+    s = Session(header)
+    st = s.state
+    r = s.rules
+    bots = [BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1)) for i in range(r.seats)]
+    hands = None
+    series = -1
+    while not st.over:
+        aw = st.view()["awaiting"] if st.wait else None
+        if aw and aw["do"] == "redirect":
+            sealed = [e + 1 for e in range(7) if not st.rev >> e & 1]
+            s.play(bytes((3, bots[st.wseat].redirect(st.wseat, sealed, st) - 1)))
+            continue
+        if aw:
+            elders = bots[st.wseat].remove(st.wseat, st.wcount, st)
+            s.play(bytes([4, st.wseat] + [e - 1 for e in elders]))
+            continue
+        if st.ritual // 7 != series:
+            series = st.ritual // 7
+            hands = _draft(st, r, rng, bots)
+        trick = []
+        for i in range(r.seats):
+            seat = (st.leader + i) % r.seats
+            h = hands[seat]
+            if seat == r.banished:
+                c = h[0]
+            else:
+                legal = [c for c in h if c[0] == trick[0][0]] if trick else h
+                c = bots[seat].play(seat, legal or h, trick, st)
+            h.remove(c)
+            trick.append(c)
+        s.play(bytes([2] + [g * 8 + v for g, v in trick]))
+    return s
+
+
+def fantasmagoria(players, seed, bot_names, options=None):
+    from altar_host.randomplay import fantasmagoria_game
+    header, actions = fantasmagoria_game(players, seed, options=options)
+    s = Session(header)
+    for a in actions:
+        s.do(a)
+    return s
+
+
+GAMES = {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria}
+
+
+# -- batches --------------------------------------------------------------------------------
+
+def _outcome(s):
+    v = s.view()
+    length = v["ritual"] if v["game"] == "sete-selos" else len(s.history)
+    how = v.get("reason") or ("spirit" if v.get("spirit") else "lowest")
+    return v["winners"], how, length
+
+
+def run_chunk(job):
+    """Games seed..seed+count of one kind: outcomes in order, logs if asked."""
+    game, players, bots, seed, count, options, logs = job
+    out = []
+    for i in range(count):
+        s = GAMES[game](players, seed + i, bots, options)
+        out.append(_outcome(s))
+        if logs:
+            with open(os.path.join(logs, "%s-%d.jsonl" % (game, seed + i)), "w") as f:
+                log.write(s, f)
+    return out
+
+
+def wilson(k, n, z=1.96):
+    """95% Wilson interval of k successes in n."""
+    if n == 0:
+        return 0.0, 0.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def summarise(game, players, bots, seed, outcomes, options, seconds):
+    seats = players + 1 if game == "sete-selos" and players == 2 else players
+    wins = [0] * seats
+    hows = {}
+    lengths = {}
+    for winners, how, length in outcomes:
+        for w in winners:
+            wins[w] += 1
+        hows[how] = hows.get(how, 0) + 1
+        lengths[str(length)] = lengths.get(str(length), 0) + 1
+    n = len(outcomes)
+    return {
+        "game": game, "players": players, "bots": bots, "seed": seed, "games": n,
+        "options": options or {},
+        "wins": wins,
+        "win_rate": [round(w / n, 4) for w in wins],
+        "win_rate_95": [[round(x, 4) for x in wilson(w, n)] for w in wins],
+        "endings": hows, "lengths": lengths,
+        "games_per_second": round(n / seconds, 1) if seconds else None,
+    }
+
+
+def simulate(game, players, bots, games, seed, jobs=1, options=None, logs=None, shard=None):
+    """Outcomes of games seed..seed+games-1 (or this shard's slice of them)."""
+    lo, hi = 0, games
+    if shard:
+        i, k = shard
+        lo, hi = games * i // k, games * (i + 1) // k
+    size = max(1, min(200, (hi - lo) // (jobs * 4) or 1))
+    chunks = [(game, players, bots, seed + a, min(size, hi - a), options, logs)
+              for a in range(lo, hi, size)]
+    t = time.time()
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(run_chunk, chunks)
+    else:
+        parts = [run_chunk(c) for c in chunks]
+    outcomes = [o for p in parts for o in p]
+    return outcomes, time.time() - t
+
+
+def main(args):
+    options = {}
+    for kv in args.option or ():
+        k, _, v = kv.partition("=")
+        try:
+            options[k] = json.loads(v)
+        except ValueError:
+            options[k] = v
+    bots = args.bots.split(",")
+    for b in bots:
+        if b not in BOTS:
+            print("altar simulate: unknown bot %r (%s)" % (b, ", ".join(sorted(BOTS))),
+                  file=sys.stderr)
+            return 2
+    shard = None
+    if args.shard:
+        i, _, k = args.shard.partition("/")
+        shard = (int(i), int(k))
+    if args.logs:
+        os.makedirs(args.logs, exist_ok=True)
+    try:
+        outcomes, secs = simulate(args.game, args.players, bots, args.games, args.seed,
+                                  args.jobs, options or None, args.logs, shard)
+    except Exception as e:     # a rule option the engine refuses, for one
+        print("altar simulate: %s" % e, file=sys.stderr)
+        return 2
+    summary = summarise(args.game, args.players, bots, args.seed, outcomes, options, secs)
+    text = json.dumps(summary, sort_keys=True, indent=1)
+    if args.report:
+        os.makedirs(args.report, exist_ok=True)
+        with open(os.path.join(args.report, "summary.json"), "w") as f:
+            f.write(text + "\n")
+    print(text)
+    return 0
