@@ -22,7 +22,7 @@ def test_simulated_logs_replay_to_the_same_result(tmp_path, game, players, bots)
     outcomes, _ = sim.simulate(game, players, bots, 40, 7, logs=str(tmp_path))
     names = sorted(os.listdir(tmp_path))
     assert len(names) == 40
-    for i, (winners, how, length) in enumerate(outcomes):
+    for i, (winners, how, length, scores) in enumerate(outcomes):
         with open(tmp_path / ("%s-%d.jsonl" % (game, 7 + i)), "rb") as f:
             again = log.load(f)
         assert again.view()["winners"] == winners and again.view()["status"] == "over"
@@ -41,6 +41,9 @@ def test_results_do_not_depend_on_jobs_or_shards(tmp_path, capsys):
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["games"] == 50 and sum(summary["endings"].values()) == 50
     assert all(lo <= r <= hi for r, (lo, hi) in zip(summary["win_rate"], summary["win_rate_95"]))
+    page = (tmp_path / "report.html").read_text()
+    for png in ("winrate.png", "lengths.png", "endings.png", "scores.png"):
+        assert png in page and (tmp_path / png).read_bytes()[:4] == b"\x89PNG"
     capsys.readouterr()
     assert main(["simulate", "--games", "5", "--bots", "oracle"]) == 2
     assert main(["simulate", "--games", "5", "--option", "power=[1, 2]"]) == 2
@@ -73,3 +76,20 @@ def test_wilson_interval():
     lo, hi = sim.wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
     assert sim.wilson(0, 0) == (0.0, 0.0)
+
+
+def test_shards_merge_into_the_whole_batch(tmp_path, capsys):
+    args = ["simulate", "--game", "fantasmagoria", "--players", "3", "--games", "30", "--seed", "9"]
+    assert main(args + ["--report", str(tmp_path / "all")]) == 0
+    for i in range(3):
+        assert main(args + ["--shard", "%d/3" % i, "--report", str(tmp_path / str(i))]) == 0
+    assert main(["report"] + [str(tmp_path / str(i)) for i in range(3)]
+                + ["-o", str(tmp_path / "merged")]) == 0
+    whole = json.loads((tmp_path / "all" / "summary.json").read_text())
+    merged = json.loads((tmp_path / "merged" / "summary.json").read_text())
+    for key in ("games", "wins", "win_rate", "win_rate_95", "endings", "lengths", "scores"):
+        assert merged[key] == whole[key], key
+    assert (tmp_path / "merged" / "report.html").exists()
+    other = tmp_path / "other"
+    assert main(["simulate", "--games", "3", "--report", str(other)]) == 0
+    assert main(["report", str(tmp_path / "all"), str(other), "-o", str(tmp_path / "x")]) == 2

@@ -46,7 +46,7 @@ def main(argv=None):
                        ("sete-selos", ["random", "heuristic", "random", "random"])):
         out, _ = sim.simulate(game, 4, bots, 2000, 100)
         seat = bots.index("heuristic")
-        wins = sum(1 for w, _, _ in out if seat in w)
+        wins = sum(1 for o in out if seat in o[0])
         lo, hi = sim.wilson(wins, len(out))
         strength.append("| %s | %s | seat %d | %d | %.1f%% | %.1f%%-%.1f%% |" % (
             game, ", ".join(bots), seat, len(out), 100 * wins / len(out), 100 * lo, 100 * hi))

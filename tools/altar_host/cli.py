@@ -97,6 +97,11 @@ def cmd_simulate(args):
     return simulate.main(args)
 
 
+def cmd_report(args):
+    from altar_host import report
+    return report.main(args)
+
+
 def cmd_deploy(args):
     from altar_host import deploy
     return deploy.main(args)
@@ -170,9 +175,14 @@ def main(argv=None):
     m.add_argument("--jobs", type=int, default=1, help="processes (results do not change)")
     m.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option (JSON value)")
     m.add_argument("--logs", metavar="DIR", help="write each game's session log")
-    m.add_argument("--report", metavar="DIR", help="write summary.json there")
+    m.add_argument("--report", metavar="DIR",
+                   help="write report.html, its PNG plots and summary.json there")
     m.add_argument("--shard", metavar="I/N", help="run slice I of N of the games")
     m.set_defaults(fn=cmd_simulate)
+    rp = sub.add_parser("report", help="merge simulation shards' summaries into one report")
+    rp.add_argument("dirs", nargs="+", metavar="DIR", help="--report folders of the shards")
+    rp.add_argument("-o", "--output", required=True, metavar="DIR")
+    rp.set_defaults(fn=cmd_report)
     p_ = sub.add_parser("deploy", help="lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
     p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))

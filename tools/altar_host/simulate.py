@@ -174,10 +174,12 @@ GAMES = {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria}
 # -- batches --------------------------------------------------------------------------------
 
 def _outcome(s):
+    """(winners, how the game ended, its length, final scores or None)."""
     v = s.view()
-    length = v["ritual"] if v["game"] == "sete-selos" else len(s.history)
-    how = v.get("reason") or ("spirit" if v.get("spirit") else "lowest")
-    return v["winners"], how, length
+    if v["game"] == "sete-selos":
+        return v["winners"], v["reason"], v["ritual"], v["power"]
+    how = "spirit" if v["spirit"] else "lowest"
+    return v["winners"], how, len(s.history), v["scares"]
 
 
 def run_chunk(job):
@@ -209,25 +211,26 @@ def summarise(game, players, bots, seed, outcomes, options, seconds):
     wins = [0] * seats
     hows = {}
     lengths = {}
-    for winners, how, length in outcomes:
+    scores = {}
+    for winners, how, length, final in outcomes:
         for w in winners:
             wins[w] += 1
         hows[how] = hows.get(how, 0) + 1
         lengths[str(length)] = lengths.get(str(length), 0) + 1
-    n = len(outcomes)
-    return {
-        "game": game, "players": players, "bots": bots, "seed": seed, "games": n,
-        "options": options or {},
-        "wins": wins,
-        "win_rate": [round(w / n, 4) for w in wins],
-        "win_rate_95": [[round(x, 4) for x in wilson(w, n)] for w in wins],
-        "endings": hows, "lengths": lengths,
-        "games_per_second": round(n / seconds, 1) if seconds else None,
-    }
+        for x in final or ():
+            scores[str(x)] = scores.get(str(x), 0) + 1
+    from altar_host.report import finish
+    return finish({
+        "game": game, "players": players, "bots": bots, "seed": seed, "games": len(outcomes),
+        "options": options or {}, "wins": wins, "endings": hows, "lengths": lengths,
+        "scores": scores, "games_per_second": round(len(outcomes) / seconds, 1) if seconds else None,
+    })
 
 
-def simulate(game, players, bots, games, seed, jobs=1, options=None, logs=None, shard=None):
-    """Outcomes of games seed..seed+games-1 (or this shard's slice of them)."""
+def simulate(game, players, bots, games, seed, jobs=1, options=None, logs=None, shard=None,
+             progress=None):
+    """Outcomes of games seed..seed+games-1 (or this shard's slice of them);
+    progress(done, total) is called as chunks finish."""
     lo, hi = 0, games
     if shard:
         i, k = shard
@@ -236,13 +239,35 @@ def simulate(game, players, bots, games, seed, jobs=1, options=None, logs=None, 
     chunks = [(game, players, bots, seed + a, min(size, hi - a), options, logs)
               for a in range(lo, hi, size)]
     t = time.time()
+    parts = []
+    done = 0
     if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            parts = pool.map(run_chunk, chunks)
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        results = pool.imap(run_chunk, chunks)      # in order, as they finish
     else:
-        parts = [run_chunk(c) for c in chunks]
+        pool = None
+        results = (run_chunk(c) for c in chunks)
+    try:
+        for part in results:
+            parts.append(part)
+            done += len(part)
+            if progress:
+                progress(done, hi - lo)
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
     outcomes = [o for p in parts for o in p]
     return outcomes, time.time() - t
+
+
+def bar(done, total):
+    """A progress bar on stderr."""
+    n = 30 * done // max(total, 1)
+    sys.stderr.write("\r[%s%s] %d/%d games" % ("#" * n, "." * (30 - n), done, total))
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
 
 
 def main(args):
@@ -267,15 +292,16 @@ def main(args):
         os.makedirs(args.logs, exist_ok=True)
     try:
         outcomes, secs = simulate(args.game, args.players, bots, args.games, args.seed,
-                                  args.jobs, options or None, args.logs, shard)
+                                  args.jobs, options or None, args.logs, shard,
+                                  bar if sys.stderr.isatty() else None)
     except Exception as e:     # a rule option the engine refuses, for one
         print("altar simulate: %s" % e, file=sys.stderr)
         return 2
     summary = summarise(args.game, args.players, bots, args.seed, outcomes, options, secs)
-    text = json.dumps(summary, sort_keys=True, indent=1)
     if args.report:
-        os.makedirs(args.report, exist_ok=True)
-        with open(os.path.join(args.report, "summary.json"), "w") as f:
-            f.write(text + "\n")
-    print(text)
+        from altar_host import report
+        report.write(args.report, summary)
+    print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
+                                              "win_rate_95", "endings", "games_per_second")},
+                     sort_keys=True))
     return 0
