@@ -93,3 +93,16 @@ def test_shards_merge_into_the_whole_batch(tmp_path, capsys):
     other = tmp_path / "other"
     assert main(["simulate", "--games", "3", "--report", str(other)]) == 0
     assert main(["report", str(tmp_path / "all"), str(other), "-o", str(tmp_path / "x")]) == 2
+
+
+def test_balance_compares_option_sets_on_the_same_seeds(tmp_path, capsys):
+    assert main(["balance", "--players", "4", "--games", "60", "--set", "",
+                 "--set", "power=[1,2,3]", "--report", str(tmp_path)]) == 0
+    result = json.loads((tmp_path / "balance.json").read_text())
+    base, other = result["sets"]
+    assert base["options"] == {} and other["options"] == {"power": [1, 2, 3]}
+    assert all(d == 0 for d, _ in base["win_rate_change"])
+    for (d, (lo, hi)), r0, r1 in zip(other["win_rate_change"], base["win_rate"], other["win_rate"]):
+        assert abs(d - (r1 - r0)) < 1e-3 and lo <= d <= hi
+    assert "power" in capsys.readouterr().out
+    assert main(["balance", "--games", "5", "--set", "", "--set", "jokers=1"]) == 2

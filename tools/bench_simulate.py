@@ -6,7 +6,8 @@
 Speed: complete games a second with random bots, one process and --jobs 2
 (the same games: results do not depend on the job count). Strength: the
 heuristic bot in one seat against random bots, 4 players, 2,000 games, and
-its win rate with a 95% Wilson interval against the 25% of an equal seat.
+its win rate with a 95% Wilson interval against the 25% of an equal seat
+(Sete Selos from two seats, Fantasmagória from one).
 """
 
 import argparse
@@ -43,7 +44,8 @@ def main(argv=None):
                                                                two / one))
     strength = []
     for game, bots in (("sete-selos", ["heuristic", "random", "random", "random"]),
-                       ("sete-selos", ["random", "heuristic", "random", "random"])):
+                       ("sete-selos", ["random", "heuristic", "random", "random"]),
+                       ("fantasmagoria", ["heuristic", "random", "random", "random"])):
         out, _ = sim.simulate(game, 4, bots, 2000, 100)
         seat = bots.index("heuristic")
         wins = sum(1 for o in out if seat in o[0])

@@ -97,6 +97,11 @@ def cmd_simulate(args):
     return simulate.main(args)
 
 
+def cmd_balance(args):
+    from altar_host import simulate
+    return simulate.main_balance(args)
+
+
 def cmd_report(args):
     from altar_host import report
     return report.main(args)
@@ -179,6 +184,17 @@ def main(argv=None):
                    help="write report.html, its PNG plots and summary.json there")
     m.add_argument("--shard", metavar="I/N", help="run slice I of N of the games")
     m.set_defaults(fn=cmd_simulate)
+    b = sub.add_parser("balance", help="compare rule option sets on the same seeds")
+    b.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
+    b.add_argument("--players", type=int, default=4)
+    b.add_argument("--bots", default="random")
+    b.add_argument("--games", type=int, default=2000)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--jobs", type=int, default=1)
+    b.add_argument("--set", action="append", required=True, metavar="K=V;K=V",
+                   help="an option set (repeat; the first is the baseline; '' is the defaults)")
+    b.add_argument("--report", metavar="DIR", help="write balance.json there")
+    b.set_defaults(fn=cmd_balance)
     rp = sub.add_parser("report", help="merge simulation shards' summaries into one report")
     rp.add_argument("dirs", nargs="+", metavar="DIR", help="--report folders of the shards")
     rp.add_argument("-o", "--output", required=True, metavar="DIR")

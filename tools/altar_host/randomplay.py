@@ -122,13 +122,16 @@ DECK = {"numbers": [1, 10], "cursed": {"candelabro": ["vela", 4], "gato-da-sorte
                                        "belleanna": ["boneca", 2]}}
 
 
-def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=True):
+def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=True, bots=None):
     """(header, actions): a whole game of Fantasmagória, 3 rounds.
 
     deck: True writes DECK into the header, False leaves it out (cursed cards
     then carry their names), a dict is written as given. quick: per cent of
     rounds entered quickly (sacrifice and most tricks as results, the end as
-    piles), taken from a referee session that follows the same play.
+    piles), taken from a referee session that follows the same play. bots:
+    one per seat choosing its sacrifice and its cards (`sacrifice(seat,
+    cards, state)`, `play(seat, legal, trick, state)`, cards as the engine's
+    ints); without them the choices are random (and stay what they were).
     """
     rng = Rng(seed)
     header = {"altar": 1, "game": "fantasmagoria",
@@ -165,7 +168,7 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
         sac = []
         for h in hands:
             ok = [c for c in h if c != fa.COPO and not c & fa.CURSED]
-            c = ok[rng.below(len(ok))]
+            c = bots[len(sac)].sacrifice(len(sac), ok, st) if bots else ok[rng.below(len(ok))]
             h.remove(c)
             sac.append(c)
         order = list(range(players))
@@ -196,7 +199,10 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
                     ok = ok or h
                 else:
                     ok = h
-                c = fa.COPO if fa.COPO in ok and rng.below(4) == 0 else ok[rng.below(len(ok))]
+                if bots:
+                    c = bots[seat].play(seat, ok, cards, st)
+                else:
+                    c = fa.COPO if fa.COPO in ok and rng.below(4) == 0 else ok[rng.below(len(ok))]
                 h.remove(c)
                 cards.append(c)
                 lead = fa.lead_suit(cards, r.free_copo)

@@ -24,6 +24,7 @@ import time
 from altar import log
 from altar.core import Session
 from altar.rng import Rng
+from altar import fantasmagoria as fa
 from altar import sete_selos as ss
 
 
@@ -80,7 +81,47 @@ class HeuristicBot(RandomBot):
         return ss.suggest(state, seat)
 
 
+class FaRandomBot:
+    """Fantasmagória: any legal card."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def sacrifice(self, seat, cards, state):
+        return cards[self.rng.below(len(cards))]
+
+    def play(self, seat, legal, trick, state):
+        return legal[self.rng.below(len(legal))]
+
+
+class FaHeuristicBot(FaRandomBot):
+    """Fantasmagória: sacrifices its highest card; follows as low as it can,
+    avoiding the trump number; when it cannot follow, throws what scares
+    most (a positive cursed card, a ghost, then its highest card)."""
+
+    def sacrifice(self, seat, cards, state):
+        return max(cards, key=lambda c: (c & 31, c))
+
+    def play(self, seat, legal, trick, state):
+        trump = state.trump
+        lead = fa.lead_suit(trick, state.rules.free_copo) if trick else -1
+        follows = [c for c in legal if lead >= 0 and c >> 5 & 7 == lead]
+        if follows or not trick:
+            pool = follows or legal
+            return min(pool, key=lambda c: (c & 31 == trump, c & 31, c))
+
+        def scare(c):
+            if c == fa.COPO:
+                return (0, 0)
+            s = c >> 5 & 7
+            if c & fa.CURSED:
+                return (3, fa.SCARES[s]) if fa.SCARES[s] > 0 else (-1, 0)
+            return (2 if s == 4 else 1, c & 31)
+        return max(legal, key=lambda c: (scare(c), c))
+
+
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+FA_BOTS = {"random": FaRandomBot, "heuristic": FaHeuristicBot}
 
 
 # -- Sete Selos, card by card ---------------------------------------------------------------
@@ -161,7 +202,8 @@ def sete_selos(players, seed, bot_names, options=None):
 
 def fantasmagoria(players, seed, bot_names, options=None):
     from altar_host.randomplay import fantasmagoria_game
-    header, actions = fantasmagoria_game(players, seed, options=options)
+    bots = [FA_BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1)) for i in range(players)]
+    header, actions = fantasmagoria_game(players, seed, options=options, bots=bots)
     s = Session(header)
     for a in actions:
         s.do(a)
@@ -270,14 +312,67 @@ def bar(done, total):
     sys.stderr.flush()
 
 
-def main(args):
+def parse_options(pairs):
+    """KEY=VALUE strings (values as JSON, else text) to an options dict."""
     options = {}
-    for kv in args.option or ():
+    for kv in pairs:
         k, _, v = kv.partition("=")
         try:
             options[k] = json.loads(v)
         except ValueError:
             options[k] = v
+    return options
+
+
+def difference(k1, k2, n):
+    """k2/n - k1/n and its 95% interval (normal approximation; the games
+    share seeds, so this is conservative)."""
+    p1, p2 = k1 / n, k2 / n
+    h = 1.96 * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n)
+    d = p2 - p1
+    return round(d, 4), [round(d - h, 4), round(d + h, 4)]
+
+
+def balance(args):
+    """Each option set (KEY=VALUE;KEY=VALUE; "" for the defaults) on the same
+    seeds; win rates by seat and how games end, each set against the first."""
+    bots = args.bots.split(",")
+    sets = [parse_options([kv for kv in s.split(";") if kv]) for s in args.set]
+    runs = []
+    for options in sets:
+        out, secs = simulate(args.game, args.players, bots, args.games, args.seed, args.jobs,
+                             options or None)
+        runs.append(summarise(args.game, args.players, bots, args.seed, out, options, secs))
+    base = runs[0]
+    rows = []
+    for r in runs:
+        rows.append({"options": r["options"], "win_rate": r["win_rate"],
+                     "win_rate_95": r["win_rate_95"], "endings": r["endings"],
+                     "win_rate_change": [difference(base["wins"][i], r["wins"][i], r["games"])
+                                         for i in range(len(r["wins"]))]})
+    return {"game": args.game, "players": args.players, "bots": bots, "seed": args.seed,
+            "games": args.games, "sets": rows}
+
+
+def main_balance(args):
+    try:
+        result = balance(args)
+    except Exception as e:     # a rule option the engine refuses, for one
+        print("altar balance: %s" % e, file=sys.stderr)
+        return 2
+    for row in result["sets"]:
+        print("%-40s %s" % (json.dumps(row["options"], sort_keys=True), "  ".join(
+            "P%d %+.1f%% [%+.1f, %+.1f]" % (i + 1, 100 * d, 100 * lo, 100 * hi)
+            for i, (d, (lo, hi)) in enumerate(row["win_rate_change"]))))
+    if args.report:
+        os.makedirs(args.report, exist_ok=True)
+        with open(os.path.join(args.report, "balance.json"), "w") as f:
+            f.write(json.dumps(result, sort_keys=True, indent=1) + "\n")
+    return 0
+
+
+def main(args):
+    options = parse_options(args.option or ())
     bots = args.bots.split(",")
     for b in bots:
         if b not in BOTS:
