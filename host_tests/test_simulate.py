@@ -106,3 +106,74 @@ def test_balance_compares_option_sets_on_the_same_seeds(tmp_path, capsys):
         assert abs(d - (r1 - r0)) < 1e-3 and lo <= d <= hi
     assert "power" in capsys.readouterr().out
     assert main(["balance", "--games", "5", "--set", "", "--set", "jokers=1"]) == 2
+
+
+def test_the_search_bot_deals_only_what_its_seat_could_not_see():
+    """Stop a game mid-series and check the search bot's sampled deals: the
+    right number of cards each, none it has seen, none of a sign a seat has
+    shown it lacks (this ritual's plays included), the true hands possible."""
+    from altar.core import Session
+    checked = 0
+    for seed in range(30):
+        s = Session({"altar": 1, "game": "sete-selos", "players": ["a", "b", "c", "d"],
+                     "first": 0})
+        rng = Rng(seed)
+        bots = [sim.RandomBot(Rng(seed * 8 + i)) for i in range(4)]
+        hands = sim._draft(s.state, s.rules, rng, bots)
+        st = s.state
+        for _ in range(2 + seed % 4):           # some rituals of the first series
+            trick = []
+            for i in range(4):
+                seat = (st.leader + i) % 4
+                h = hands[seat]
+                legal = [c for c in h if c[0] == trick[0][0]] if trick else h
+                c = bots[seat].play(seat, legal or h, trick, st)
+                h.remove(c)
+                trick.append(c)
+            s.play(bytes([2] + [g * 8 + v for g, v in trick]))
+            if st.wait or st.over:
+                break
+        if st.wait or st.over:
+            continue
+        trick = []
+        for i in range(seed % 3):               # part of the next ritual
+            seat = (st.leader + i) % 4
+            h = hands[seat]
+            legal = [c for c in h if c[0] == trick[0][0]] if trick else h
+            c = (legal or h)[0]
+            h.remove(c)
+            trick.append(c)
+        me = (st.leader + len(trick)) % 4
+        bot = sim.SearchBot(Rng(seed))
+        bot.hand = hands[me]
+        lead = trick[0][0] if trick else None
+        for _ in range(5):
+            dealt = bot._deal(me, st, trick)
+            for o in range(4):
+                if o == me:
+                    continue
+                assert len(dealt[o]) == len(hands[o])
+                assert not set(dealt[o]) & (set(hands[me]) | set(trick))
+                for c in dealt[o]:
+                    assert not st.void[o] >> c[0] & 1
+                played_off = [trick[i] for i in range(len(trick))
+                              if (st.leader + i) % 4 == o and trick[i][0] != lead]
+                if played_off:
+                    assert all(c[0] != lead for c in dealt[o])
+            assert sorted(c for o in range(4) if o != me for c in dealt[o]) == \
+                sorted(c for o in range(4) if o != me for c in hands[o])
+            checked += 1
+    assert checked >= 50
+
+
+def test_the_search_bot_plays_whole_legal_games(tmp_path):
+    old = sim.SearchBot.iterations
+    sim.SearchBot.iterations = 8
+    try:
+        out, _ = sim.simulate("sete-selos", 3, ["search", "heuristic", "random"], 4, 2,
+                              logs=str(tmp_path))
+    finally:
+        sim.SearchBot.iterations = old
+    for i, o in enumerate(out):
+        with open(tmp_path / ("sete-selos-%d.jsonl" % (2 + i)), "rb") as f:
+            assert log.load(f).view()["winners"] == o[0]

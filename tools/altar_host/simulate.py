@@ -120,7 +120,95 @@ class FaHeuristicBot(FaRandomBot):
         return max(legal, key=lambda c: (scare(c), c))
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+class SearchBot(HeuristicBot):
+    """Information-set Monte Carlo search for each ritual's card (the other
+    choices are the heuristic's). Every iteration deals the cards this seat
+    has not seen to the others, consistent with what it has seen (its own
+    hand, the cards played this series, the signs each seat showed it lacks),
+    picks a candidate card by UCB1 over these determinizations, and plays
+    the game out with heuristic bots (random ones model opponents badly:
+    measured) from a replay of the session. The most-visited card is played. The tree is the root's candidates: the
+    information sets below them are sampled, not stored."""
+    name = "search"
+    iterations = 48
+
+    def play(self, seat, legal, trick, state):
+        if len(legal) == 1:
+            return legal[0]
+        n = len(legal)
+        wins = [0] * n
+        visits = [0] * n
+        s = self.session
+        for it in range(self.iterations):
+            if it < n:
+                i = it
+            else:
+                logn = math.log(it)
+                i = max(range(n), key=lambda j: (wins[j] / visits[j]
+                                                 + 1.4 * math.sqrt(logn / visits[j]), -j))
+            hands = self._deal(seat, state, trick)
+            if hands is None:            # no consistent deal found: play by rule of thumb
+                return HeuristicBot.play(self, seat, legal, trick, state)
+            hands[seat] = [c for c in self.hand if c != legal[i]]
+            sim = Session(s.header)
+            for t in s.history:          # a replay: every record was checked already
+                sim.state.apply(t)
+                sim.history.append(t)
+            rollout = [HeuristicBot(self.rng) for _ in range(state.rules.seats)]
+            play_out(sim, hands, rollout, self.rng, trick + [legal[i]])
+            visits[i] += 1
+            wins[i] += seat in sim.state.winners
+        return legal[max(range(n), key=lambda j: (visits[j], wins[j], -j))]
+
+    def _deal(self, seat, st, trick):
+        """Hidden hands for every other seat, from what `seat` has seen."""
+        r = st.rules
+        n = r.seats
+        seen = set(self.hand) | set(trick)
+        for g in range(4):
+            for v in range(1, 8):
+                if st.played[g] >> v & 1:
+                    seen.add((g, v))
+        unseen = [(g, v) for g in range(4) if r.signs >> g & 1 for v in range(1, 8)
+                  if (g, v) not in seen]
+        done = st.ritual % 7
+        already = [(st.leader + i) % n for i in range(len(trick))]
+        need = [7 - done - (o in already) if o != seat else 0 for o in range(n)]
+
+        lacks = list(st.void)
+        for i in range(len(trick)):      # this ritual shows more, not yet in the state
+            if trick[i][0] != trick[0][0]:
+                lacks[already[i]] |= 1 << trick[0][0]
+
+        def may(o, c):
+            return o == r.banished or not lacks[o] >> c[0] & 1
+        # The cards fewest seats may hold go first, each to a seat that may
+        # hold it, chosen at random by how many cards it still needs.
+        cards = sorted(unseen, key=lambda c: (sum(1 for o in range(n) if need[o] and may(o, c)),
+                                              c))
+        for _ in range(200):
+            left = list(need)
+            hands = [[] for _ in range(n)]
+            for c in cards:
+                total = sum(left[o] for o in range(n) if left[o] and may(o, c))
+                if not total:
+                    break
+                k = self.rng.below(total)
+                for o in range(n):
+                    if left[o] and may(o, c):
+                        if k < left[o]:
+                            hands[o].append(c)
+                            left[o] -= 1
+                            break
+                        k -= left[o]
+            else:
+                for h in hands:
+                    self.rng.shuffle(h)      # the Banished's pile order is hidden too
+                return hands
+        return None
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 FA_BOTS = {"random": FaRandomBot, "heuristic": FaHeuristicBot}
 
 
@@ -167,37 +255,48 @@ def sete_selos(players, seed, bot_names, options=None):
     if options:
         header["options"] = options
     s = Session(header)
+    bots = [BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1))
+            for i in range(s.rules.seats)]
+    for b in bots:
+        b.session = s
+    play_out(s, None, bots, rng)
+    return s
+
+
+def play_out(s, hands, bots, rng, trick=None):
+    """Play session s to its end: hands are the current series' cards per
+    seat (None: deal the next series), trick the current ritual's cards so
+    far. A bot may look at `bot.hand` (its own cards), nothing else."""
     st = s.state
     r = s.rules
-    bots = [BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1)) for i in range(r.seats)]
-    hands = None
-    series = -1
+    series = st.ritual // 7 if hands is not None else -1
+    trick = trick or []
     while not st.over:
-        aw = st.view()["awaiting"] if st.wait else None
-        if aw and aw["do"] == "redirect":
-            sealed = [e + 1 for e in range(7) if not st.rev >> e & 1]
-            s.play(bytes((3, bots[st.wseat].redirect(st.wseat, sealed, st) - 1)))
-            continue
-        if aw:
-            elders = bots[st.wseat].remove(st.wseat, st.wcount, st)
-            s.play(bytes([4, st.wseat] + [e - 1 for e in elders]))
+        if st.wait:
+            aw = st.view()["awaiting"]
+            if aw["do"] == "redirect":
+                sealed = [e + 1 for e in range(7) if not st.rev >> e & 1]
+                s.play(bytes((3, bots[st.wseat].redirect(st.wseat, sealed, st) - 1)))
+            else:
+                elders = bots[st.wseat].remove(st.wseat, st.wcount, st)
+                s.play(bytes([4, st.wseat] + [e - 1 for e in elders]))
             continue
         if st.ritual // 7 != series:
             series = st.ritual // 7
             hands = _draft(st, r, rng, bots)
-        trick = []
-        for i in range(r.seats):
+        for i in range(len(trick), r.seats):
             seat = (st.leader + i) % r.seats
             h = hands[seat]
             if seat == r.banished:
                 c = h[0]
             else:
                 legal = [c for c in h if c[0] == trick[0][0]] if trick else h
+                bots[seat].hand = h
                 c = bots[seat].play(seat, legal or h, trick, st)
             h.remove(c)
             trick.append(c)
         s.play(bytes([2] + [g * 8 + v for g, v in trick]))
-    return s
+        trick = []
 
 
 def fantasmagoria(players, seed, bot_names, options=None):
