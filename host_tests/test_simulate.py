@@ -177,3 +177,19 @@ def test_the_search_bot_plays_whole_legal_games(tmp_path):
     for i, o in enumerate(out):
         with open(tmp_path / ("sete-selos-%d.jsonl" % (2 + i)), "rb") as f:
             assert log.load(f).view()["winners"] == o[0]
+
+
+def test_the_search_grows_a_tree_of_every_seats_cards():
+    from altar.core import Session
+    s = Session({"altar": 1, "game": "sete-selos", "players": ["a", "b", "c", "d"], "first": 0})
+    hands = sim._draft(s.state, s.rules, Rng(3), [sim.RandomBot(Rng(i)) for i in range(4)])
+    bot = sim.SearchBot(Rng(5))
+    bot.session = s
+    bot.hand = hands[0]
+    card = bot.play(0, hands[0], [], s.state)
+    root = bot.root
+    assert card in hands[0] and card in root.children
+    assert sum(n.visits for n in root.children.values()) == bot.iterations
+    assert max(root.children.values(), key=lambda n: n.visits) is root.children[card]
+    deep = [g for n in root.children.values() for g in n.children.values()]
+    assert deep and all(len(k) == 2 for n in root.children.values() for k in n.children)

@@ -78,8 +78,10 @@ Strength, 4 players, 2,000 games each (an equal seat wins 25%), with
 | --- | --- | --- | --- | --- | --- | --- |
 {strength}
 
-The search bot plays 48 determinized iterations per ritual card (UCB1 over
-its candidates, heuristic rollouts), about 5 games a second per core.
+The search bot runs 48 iterations of single-observer information-set MCTS
+per ritual card (a fresh deal of the unseen cards each iteration, UCB1 with
+availability counts down a tree of every seat's ritual cards, heuristic
+playouts), about 5 games a second per core.
 """.format(cpus=os.cpu_count(), rows="\n".join(rows), strength="\n".join(strength))
     print(text)
     if not args.no_write:

@@ -120,45 +120,90 @@ class FaHeuristicBot(FaRandomBot):
         return max(legal, key=lambda c: (scare(c), c))
 
 
+class Node:
+    """A node of the search tree: a ritual card played after the path above."""
+    __slots__ = ("children", "visits", "wins", "avail")
+
+    def __init__(self):
+        self.children = {}
+        self.visits = 0
+        self.wins = 0
+        self.avail = 1       # iterations in which this card could be played here
+
+
+class TreePolicy(HeuristicBot):
+    """Every seat's ritual cards inside one search iteration: down the tree
+    by UCB1 among the cards this deal allows (availability counts), one new
+    card added, then the heuristic's play. `walk` is shared by the seats."""
+
+    def __init__(self, rng, walk):
+        self.rng = rng
+        self.walk = walk       # [node or None, path of (node, seat)]
+
+    def play(self, seat, legal, trick, state):
+        node = self.walk[0]
+        if node is None:
+            return HeuristicBot.play(self, seat, legal, trick, state)
+        fresh = []
+        for c in legal:
+            child = node.children.get(c)
+            if child is None:
+                fresh.append(c)
+            else:
+                child.avail += 1
+        if fresh:
+            c = fresh[self.rng.below(len(fresh))]
+            child = node.children[c] = Node()
+            self.walk[0] = None            # expanded: the rest is a playout
+        else:
+            c = max(legal, key=lambda c: _ucb(node.children[c]) + c[1] * 1e-9 + c[0] * 1e-10)
+            child = node.children[c]
+            self.walk[0] = child
+        self.walk[1].append((child, seat))
+        return c
+
+
+def _ucb(n):
+    return n.wins / n.visits + 0.7 * math.sqrt(math.log(n.avail) / n.visits) if n.visits else 9.0
+
+
 class SearchBot(HeuristicBot):
-    """Information-set Monte Carlo search for each ritual's card (the other
-    choices are the heuristic's). Every iteration deals the cards this seat
-    has not seen to the others, consistent with what it has seen (its own
-    hand, the cards played this series, the signs each seat showed it lacks),
-    picks a candidate card by UCB1 over these determinizations, and plays
-    the game out with heuristic bots (random ones model opponents badly:
-    measured) from a replay of the session. The most-visited card is played. The tree is the root's candidates: the
-    information sets below them are sampled, not stored."""
+    """Information-set Monte Carlo tree search (single observer) for each
+    ritual's card; the other choices are the heuristic's. Every iteration
+    deals the cards this seat has not seen to the others, consistent with
+    what it has seen (its own hand, the cards played this series, the signs
+    each seat showed it lacks); replays the session; goes down the tree of
+    ritual cards played by every seat, choosing by UCB1 among the cards that
+    deal allows; adds one node; plays on with heuristic bots; and credits
+    each node on the path with a win when the seat that played it won. The
+    root's most-visited card is played."""
     name = "search"
     iterations = 48
 
     def play(self, seat, legal, trick, state):
         if len(legal) == 1:
             return legal[0]
-        n = len(legal)
-        wins = [0] * n
-        visits = [0] * n
+        root = Node()
         s = self.session
-        for it in range(self.iterations):
-            if it < n:
-                i = it
-            else:
-                logn = math.log(it)
-                i = max(range(n), key=lambda j: (wins[j] / visits[j]
-                                                 + 1.4 * math.sqrt(logn / visits[j]), -j))
+        for _ in range(self.iterations):
             hands = self._deal(seat, state, trick)
             if hands is None:            # no consistent deal found: play by rule of thumb
                 return HeuristicBot.play(self, seat, legal, trick, state)
-            hands[seat] = [c for c in self.hand if c != legal[i]]
+            walk = [root, []]
+            policy = [TreePolicy(self.rng, walk) for _ in range(state.rules.seats)]
+            card = policy[seat].play(seat, legal, trick, state)
+            hands[seat] = [c for c in self.hand if c != card]
             sim = Session(s.header)
             for t in s.history:          # a replay: every record was checked already
                 sim.state.apply(t)
                 sim.history.append(t)
-            rollout = [HeuristicBot(self.rng) for _ in range(state.rules.seats)]
-            play_out(sim, hands, rollout, self.rng, trick + [legal[i]])
-            visits[i] += 1
-            wins[i] += seat in sim.state.winners
-        return legal[max(range(n), key=lambda j: (visits[j], wins[j], -j))]
+            play_out(sim, hands, policy, self.rng, trick + [card])
+            winners = sim.state.winners
+            for node, who in walk[1]:
+                node.visits += 1
+                node.wins += who in winners
+        self.root = root                 # the last search's tree, for a look
+        return max(legal, key=lambda c: (root.children[c].visits if c in root.children else -1, c))
 
     def _deal(self, seat, st, trick):
         """Hidden hands for every other seat, from what `seat` has seen."""
