@@ -193,3 +193,10 @@ def test_the_search_grows_a_tree_of_every_seats_cards():
     assert max(root.children.values(), key=lambda n: n.visits) is root.children[card]
     deep = [g for n in root.children.values() for g in n.children.values()]
     assert deep and all(len(k) == 2 for n in root.children.values() for k in n.children)
+
+
+def test_progress_bar(capsys):
+    sim.bar(5, 20)
+    sim.bar(20, 20)
+    err = capsys.readouterr().err
+    assert "5/20 games" in err and err.endswith("20/20 games\n") and "#" * 30 in err
