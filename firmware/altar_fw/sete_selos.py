@@ -7,7 +7,7 @@ seat its name and insanity (">" marks the leader) beside the Elders: their
 values (inverted once revealed) over up to 3 cultists each, by seat number.
 """
 
-from altar.sete_selos import removals
+from altar.sete_selos import power_of, removals
 from altar_fw.ui import seat_char, seat_name, seat_options
 
 BOARD = 20
@@ -54,9 +54,7 @@ class Play:
                 left = bytearray(st.stacks(seat))
                 for e in ch[i]:
                     left[e - 1] -= 1
-                power = 0
-                for c in left:
-                    power += st.rules.power[c]
+                power = power_of(left, st.rules.power)
                 label = " ".join(["E%d" % e for e in ch[i]])
                 opts.append(("%s  %s%d%s" % (label, ui.T["pw"], power, " *" if i == 0 else ""),
                              i, 0))
