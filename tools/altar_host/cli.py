@@ -114,13 +114,14 @@ def cmd_deploy(args):
 
 def cmd_dump(args):
     """The lines between the export markers, checked by replaying them."""
+    from altar_fw.journal import END
     from altar_host.emulator import dump_to_log
     try:
         if args.dump.startswith("/dev/"):
             import serial  # pyserial, installed with Blinka
             with serial.Serial(args.dump, 115200, timeout=30) as port:
                 text = ""
-                while "-----END ALTAR LOG-----" not in text:
+                while END not in text:
                     chunk = port.readline().decode("utf-8", "replace")
                     if not chunk:
                         break

@@ -31,6 +31,7 @@ with contextlib.redirect_stdout(io.StringIO()):
 import boards
 from altar_fw import inputs
 from altar_fw.app import App
+from altar_fw.journal import BEGIN, END
 
 SECTOR = 4096
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -363,10 +364,10 @@ class Encoder:
 def dump_to_log(text):
     """The lines between the device's export markers: a session log."""
     lines = text.splitlines()
-    if "-----BEGIN ALTAR LOG-----" in lines:
-        lines = lines[lines.index("-----BEGIN ALTAR LOG-----") + 1:]
-        if "-----END ALTAR LOG-----" not in lines:
+    if BEGIN in lines:
+        lines = lines[lines.index(BEGIN) + 1:]
+        if END not in lines:
             raise ValueError("the dump has no end marker: it was cut short")
-        lines = lines[:lines.index("-----END ALTAR LOG-----")]
+        lines = lines[:lines.index(END)]
         return "".join(ln + "\n" for ln in lines)
     raise ValueError("no Altar log in this dump")
