@@ -39,6 +39,7 @@ def boot(nvm, seed):
 
 def press(ui, key):
     ui.press(key)
+    ui.draw()
     show(ui)
 
 

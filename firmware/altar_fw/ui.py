@@ -1,7 +1,8 @@
 """What the device shows and what each input does: pure Python, no displayio
 (it runs under the MicroPython VM in the tests).
 
-`Ui.press(input)` acts; `Ui.screen` (a Screen) is what to draw: a title and
+`Ui.press(input)` acts; `Ui.draw()` then fills `Ui.screen` (a Screen), what
+to draw (once for all the inputs the app handled in a loop pass): a title and
 up to 4 lines of at most COLS characters, the selected line, per line a mask
 of columns to show inverted, and optionally a big number. The game being
 played supplies its own screens (sete_selos.py, fantasmagoria.py,
@@ -167,7 +168,6 @@ class Ui:
             self.choose_key(key)
         elif key == OK:
             self._back()
-        self.draw()
 
     def _game_key(self, key):
         """A key on one of the game's screens. On its main screen OK opens an
