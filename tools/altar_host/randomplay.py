@@ -28,6 +28,13 @@ def _recorder(session, rng, undo, actions):
     return do
 
 
+def random_removal(state, seat, count, rng):
+    """Any `count` of the seat's cultists, as Elder values for `remove`."""
+    pool = [e + 1 for e in range(7) for _ in range(state.stacks(seat)[e])]
+    rng.shuffle(pool)
+    return sorted(pool[:count])
+
+
 def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None):
     """(header, actions): one whole game.
 
@@ -60,9 +67,7 @@ def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None
             if rng.below(2):
                 elders = sete_selos.suggest(st, seat)
             else:
-                pool = [e + 1 for e in range(7) for _ in range(st.stacks(seat)[e])]
-                rng.shuffle(pool)
-                elders = sorted(pool[:aw["count"]])
+                elders = random_removal(st, seat, aw["count"], rng)
             do({"do": "remove", "seat": seat, "elders": elders})
             continue
         if not hands[0]:

@@ -21,11 +21,12 @@ import os
 import sys
 import time
 
+from altar import fantasmagoria as fa
 from altar import log
+from altar import sete_selos as ss
 from altar.core import Session
 from altar.rng import Rng
-from altar import fantasmagoria as fa
-from altar import sete_selos as ss
+from altar_host.randomplay import random_removal
 
 
 # -- bots ---------------------------------------------------------------------------------
@@ -50,9 +51,7 @@ class RandomBot:
         return self.pick(sealed)
 
     def remove(self, seat, count, state):
-        pool = [e + 1 for e in range(7) for _ in range(state.stacks(seat)[e])]
-        self.rng.shuffle(pool)
-        return sorted(pool[:count])
+        return random_removal(state, seat, count, self.rng)
 
 
 class HeuristicBot(RandomBot):
