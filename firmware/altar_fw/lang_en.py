@@ -28,7 +28,7 @@ S = {
     "ghosts_q": "%s: ghosts?", "cursed_q": "%s: cursed cards", "candelabro": "Candelabro",
     "gato": "Gato da sorte", "belleanna": "BelleAnna", "filipi": "Filipi (won)",
     "possessed": "Possessed %s", "totals": "Scares %s", "round_n": "Round %d: %s",
-    "trump_lbl": "Trump", "spirit": "The spirit chose", "nobody_free": "All are possessed",
+    "trump_lbl": "Trump", "spirit": "The spirit chose",
     "three_out_text": "With 3 players: take out vela and ghosts 9, 10, 11.",
     # Ritos Ancestrais
     "turn": "Turn: %s", "final": "Final: %s", "points": "Points",

@@ -30,7 +30,6 @@ S = {
     "candelabro": "Candelabro", "gato": "Gato da sorte", "belleanna": "BelleAnna",
     "filipi": "Filipi (venceu)", "possessed": "Possuídos %s", "totals": "Sustos %s",
     "round_n": "Rodada %d: %s", "trump_lbl": "Trunfo", "spirit": "O espírito escolheu",
-    "nobody_free": "Todos já possuídos",
     "three_out_text": "Com 3 jogadores: tire o naipe vela e os fantasmas 9, 10 e 11.",
     # Ritos Ancestrais
     "turn": "Vez de %s", "final": "Final: %s", "points": "Pontos",
