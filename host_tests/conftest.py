@@ -1,9 +1,12 @@
-"""Shared helpers: build sessions, check rejections, run both VMs."""
+"""Shared helpers: build sessions, check rejections, run the VMs."""
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 
 import pytest
 
@@ -77,6 +80,15 @@ def rejects(session, action, fragment):
     return str(e.value)
 
 
+# The VMs that must print what CPython prints, byte for byte: MicroPython's
+# unix port (64-bit, from PyPI), and CircuitPython's own unix VM, 32-bit like
+# the RP2040, running the sources and running CircuitPython .mpy files.
+VMS = ("micropython", "circuitpython", "circuitpython-mpy")
+CIRCUITPYTHON = os.path.normpath(os.path.join(ROOT, "..", "shared", "circuitpython"))
+NO_CIRCUITPYTHON = ("needs ../shared/circuitpython/ (CircuitPython's 32-bit VM and mpy-cross), "
+                    "which this clone does not have")
+
+
 def micropython():
     exe = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
     if not os.path.exists(exe):
@@ -84,15 +96,67 @@ def micropython():
     return exe
 
 
-def run_replay(vm, path, heap=None):
-    """(exit code, stdout bytes, stderr bytes) of the replay on one VM."""
+def have(vm):
+    return vm in ("cpython", "micropython") or os.path.isdir(CIRCUITPYTHON)
+
+
+def need(vm):
+    """Skip the calling test when `vm` is not on this machine."""
+    if not have(vm):
+        pytest.skip(NO_CIRCUITPYTHON)
+
+
+@pytest.fixture(params=VMS)
+def vm(request):
+    """Each VM that must agree with CPython (skipped where it is missing)."""
+    need(request.param)
+    return request.param
+
+
+_MPY = []
+_MPY_LOCK = threading.Lock()
+
+
+def mpy_tree():
+    """lib/altar and firmware/altar_fw compiled once by CircuitPython's
+    mpy-cross into a folder of .mpy files (removed at exit)."""
+    with _MPY_LOCK:
+        if not _MPY:
+            exe = os.path.join(CIRCUITPYTHON, "bin", "mpy-cross")
+            d = tempfile.mkdtemp(prefix="altar-mpy-")
+            atexit.register(shutil.rmtree, d, True)
+            for pkg, src in (("altar", os.path.join(LIB, "altar")),
+                             ("altar_fw", os.path.join(FIRMWARE, "altar_fw"))):
+                os.makedirs(os.path.join(d, pkg))
+                for f in sorted(os.listdir(src)):
+                    if f.endswith(".py"):
+                        subprocess.run([exe, "-o", os.path.join(d, pkg, f[:-3] + ".mpy"),
+                                        os.path.join(src, f)], check=True, timeout=60)
+            _MPY.append(d)
+        return _MPY[0]
+
+
+def vm_run(vm, args, heap=None, timeout=120):
+    """(exit code, stdout bytes, stderr bytes) of `args` (a script or `-m
+    module`, then its arguments) on one VM, with the engine and the
+    firmware's modules on its path."""
     env = dict(os.environ)
     if vm == "cpython":
-        env["PYTHONPATH"] = LIB
-        cmd = [sys.executable, "-m", "altar.replay", path]
+        env["PYTHONPATH"] = os.pathsep.join([LIB, FIRMWARE])
+        cmd = [sys.executable]
     else:
-        env["MICROPYPATH"] = LIB
-        cmd = [micropython()] + (["-X", "heapsize=%s" % heap] if heap else []) + \
-            ["-m", "altar.replay", path]
-    p = subprocess.run(cmd, env=env, capture_output=True, timeout=60)
+        if vm == "micropython":
+            cmd = [micropython()]
+        else:
+            cmd = [os.path.join(CIRCUITPYTHON, "bin", "circuitpython")]
+        path = mpy_tree() if vm == "circuitpython-mpy" else os.pathsep.join([LIB, FIRMWARE])
+        env["MICROPYPATH"] = path
+        if heap:
+            cmd += ["-X", "heapsize=%s" % heap]
+    p = subprocess.run(cmd + list(args), env=env, capture_output=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
+
+
+def run_replay(vm, path, heap=None):
+    """(exit code, stdout bytes, stderr bytes) of the replay on one VM."""
+    return vm_run(vm, ["-m", "altar.replay", path], heap, 60)

@@ -281,27 +281,27 @@ def test_monkeys_10000_presses_per_board_and_game(tmp_path):
     assert set(games) == set(STARTS)
 
 
-# -- the view-model and the journal on the MicroPython VM ---------------------------------
+# -- the view-model and the journal on every VM --------------------------------------------
 
-@pytest.mark.parametrize("game,players,seed", [(0, 2, 1), (0, 3, 5), (0, 4, 9), (1, 3, 2),
-                                               (1, 4, 3), (2, 2, 4), (2, 4, 6)])
-def test_view_model_and_journal_on_both_vms(game, players, seed):
-    """Whole games through the Ui and a bytearray journal print the same
-    bytes on CPython and on the MicroPython VM (256 KB heap; the budget is
-    measured by tools/bench_device.py)."""
-    from conftest import micropython
-    script = os.path.join(HERE, "vm_device.py")
-    args = [script, str(game), str(players), str(seed)]
-    env = dict(os.environ, MICROPYPATH=os.pathsep.join([os.path.join(ROOT, "lib"),
-                                                         os.path.join(ROOT, "firmware")]))
-    cp = subprocess.run([sys.executable] + args, capture_output=True, timeout=120)
-    mp = subprocess.run([micropython(), "-X", "heapsize=256k"] + args, capture_output=True,
-                        env=env, timeout=120)
-    assert cp.returncode == 0, cp.stderr.decode()
-    assert (mp.returncode, mp.stderr) == (0, b""), mp.stderr.decode()
-    assert cp.stdout == mp.stdout
-    out = cp.stdout.decode()
-    assert "replay same=True" in out and "reboot same=True" in out and "torn=0" in out
+@pytest.mark.parametrize("game,players,seed,cut", [
+    (0, 2, 1, 0), (0, 3, 5, 0), (0, 4, 9, 0), (1, 3, 2, 0), (1, 4, 3, 0), (2, 2, 4, 0),
+    (2, 4, 6, 0), (0, 4, 9, 15), (1, 3, 2, 15), (2, 3, 7, 15)])
+def test_view_model_and_journal_on_every_vm(vm, game, players, seed, cut):
+    """Whole games through the Ui and a flash-rules journal print the same
+    bytes on CPython and on each VM (the budget is measured by
+    tools/bench_device.py); with `cut`, power cuts strike that share of the
+    flash writes and every boot resumes the game as it was before the key."""
+    from conftest import vm_run
+    args = [os.path.join(HERE, "vm_device.py"), str(game), str(players), str(seed), str(cut)]
+    cp = vm_run("cpython", args)
+    other = vm_run(vm, args)
+    assert cp[0] == 0, cp[2].decode()
+    assert other[0] == 0 and other[2] == b"", other[2].decode()
+    assert cp[1] == other[1]
+    out = cp[1].decode()
+    assert "replay same=True" in out and "reboot same=True" in out
+    assert "same=False" not in out and "skipped=0" in out
+    assert ("torn=0" in out) == (not cut) and ("cut same=True" in out) == bool(cut)
     assert "vence!" in out or "Sem vencedor" in out or "Vitória dividida" in out
 
 

@@ -1,17 +1,15 @@
 """altar.jsonout writes what CPython's json.dumps(sort_keys=True) writes, and
-altar.rng gives one fixed sequence per seed, the same on both VMs."""
+altar.rng gives one fixed sequence per seed, the same on every VM."""
 
 import json
-import os
 import random
-import subprocess
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from altar.jsonout import dump, dumps
 from altar.rng import Rng
-from conftest import LIB, micropython
+from conftest import vm_run
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True)
 
@@ -55,12 +53,10 @@ def test_dumps_refuses_what_it_does_not_write(bad):
         dumps(bad)
 
 
-def run_mpy(script, *args):
-    env = dict(os.environ, MICROPYPATH=LIB)
-    p = subprocess.run([micropython(), "-c", script] + list(args), env=env,
-                       capture_output=True, timeout=60)
-    assert p.returncode == 0 and p.stderr == b"", p.stderr
-    return p.stdout
+def run_on(vm, script, *args):
+    rc, out, err = vm_run(vm, ["-c", script] + list(args), timeout=60)
+    assert rc == 0 and err == b"", err
+    return out
 
 
 def sample_values(n, seed):
@@ -87,7 +83,7 @@ def sample_values(n, seed):
     return [val(0) for _ in range(n)]
 
 
-def test_dumps_same_bytes_under_micropython(tmp_path):
+def test_dumps_same_bytes_on_every_vm(tmp_path, vm):
     vals = sample_values(300, 1)
     p = tmp_path / "values.json"
     # Raw UTF-8 (not \\u escapes): MicroPython's json.loads would keep an
@@ -97,7 +93,7 @@ def test_dumps_same_bytes_under_micropython(tmp_path):
               "f = open(sys.argv[1], 'rb'); vals = json.loads(f.read().decode()); f.close()\n"
               "for v in vals:\n    sys.stdout.write(dumps(v)); sys.stdout.write('\\n')\n")
     want = "".join(json.dumps(v, sort_keys=True) + "\n" for v in vals).encode()
-    assert run_mpy(script, str(p)) == want
+    assert run_on(vm, script, str(p)) == want
 
 
 # -- Rng ------------------------------------------------------------------------
@@ -132,7 +128,7 @@ def test_rng_reseed_restarts_the_sequence():
     assert Rng().s == Rng(0).s
 
 
-def test_rng_same_under_micropython():
+def test_rng_same_on_every_vm(vm):
     script = ("from altar.rng import Rng\n"
               "for seed in (0, 1, -1, 2 ** 40):\n"
               "    r = Rng(seed)\n"
@@ -151,7 +147,7 @@ def test_rng_same_under_micropython():
         lst = list(range(20))
         r.shuffle(lst)
         want.append("%d %r %r" % (seed, lst, [r.below(n) for n in (1, 2, 3, 7, 100, 2 ** 31, 2 ** 32)]))
-    assert run_mpy(script).decode().splitlines() == want
+    assert run_on(vm, script).decode().splitlines() == want
 
 
 @SETTINGS

@@ -1,4 +1,5 @@
-"""CPython and MicroPython replay every log of a corpus to the same bytes.
+"""CPython, MicroPython and CircuitPython's 32-bit VM (from sources and from
+.mpy files) replay every log of a corpus to the same bytes.
 
 The corpus (logcases.py) holds 123 valid logs (Sete Selos: 60, random whole
 games over 2/3/4 players, with options, truncated games, Unicode names, blank
@@ -6,7 +7,7 @@ lines; Fantasmagória: 36, referee and quick entry, with and without a deck,
 every option, cut games; Ritos Ancestrais: 27) and 113 error logs (every
 error class of the contract, 24 of them Fantasmagória's, 7 Ritos'), plus
 the VM edge cases below. Each is written to a temp dir and replayed once per VM, in parallel;
-the tests then compare the results.
+the tests then compare each VM's result with CPython's.
 """
 
 import concurrent.futures
@@ -18,7 +19,7 @@ import re
 import pytest
 
 from altar import log
-from conftest import run_replay
+from conftest import VMS, have, run_replay
 from logcases import ERRORS, H3, VALID, text
 
 # Inputs on which the VMs' own primitives (str.strip, bytes.decode, int(),
@@ -91,12 +92,11 @@ EDGES = {
 }
 
 LINE = re.compile(rb"^line (\d+): ([^\n]+)\n$")
-VMS = ("cpython", "micropython")
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """name -> {"path", "cpython": (rc, out, err), "micropython": (rc, out, err)}."""
+    """name -> {"path", "cpython": (rc, out, err), and the same for each VM here}."""
     d = tmp_path_factory.mktemp("parity")
     logs = {}
     for group in (VALID, {k: v[0] for k, v in ERRORS.items()}, {k: v[0] for k, v in EDGES.items()}):
@@ -105,7 +105,7 @@ def corpus(tmp_path_factory):
             with open(path, "wb") as f:
                 f.write(data)
             logs[name] = {"path": path}
-    jobs = [(name, vm) for name in logs for vm in VMS]
+    jobs = [(name, vm) for name in logs for vm in ("cpython",) + VMS if have(vm)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as ex:
         results = ex.map(lambda job: run_replay(job[1], logs[job[0]]["path"]), jobs)
         for (name, vm), res in zip(jobs, results):
@@ -113,11 +113,11 @@ def corpus(tmp_path_factory):
     return logs
 
 
-def same(r):
-    cp, mp = r["cpython"], r["micropython"]
-    assert cp[0] == mp[0], "exit codes differ: CPython %r, MicroPython %r" % (cp, mp)
-    assert cp[1] == mp[1], "stdout differs:\nCPython     %r\nMicroPython %r" % (cp[1], mp[1])
-    assert cp[2] == mp[2], "stderr differs:\nCPython     %r\nMicroPython %r" % (cp[2], mp[2])
+def same(r, vm):
+    cp, other = r["cpython"], r[vm]
+    assert cp[0] == other[0], "exit codes differ: CPython %r, %s %r" % (cp, vm, other)
+    assert cp[1] == other[1], "stdout differs:\nCPython %r\n%s %r" % (cp[1], vm, other[1])
+    assert cp[2] == other[2], "stderr differs:\nCPython %r\n%s %r" % (cp[2], vm, other[2])
 
 
 def test_corpus_size():
@@ -128,9 +128,9 @@ def test_corpus_size():
 
 
 @pytest.mark.parametrize("name", sorted(VALID))
-def test_valid_log(corpus, name):
+def test_valid_log(corpus, name, vm):
     r = corpus[name]
-    same(r)
+    same(r, vm)
     rc, out, err = r["cpython"]
     assert (rc, err) == (0, b""), err
     assert out.endswith(b"\n") and out.count(b"\n") == 1
@@ -142,10 +142,10 @@ def test_valid_log(corpus, name):
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
-def test_error_log(corpus, name):
+def test_error_log(corpus, name, vm):
     _, line, fragment = ERRORS[name]
     r = corpus[name]
-    same(r)
+    same(r, vm)
     rc, out, err = r["cpython"]
     assert rc == 2, (rc, out, err)
     assert out == b""
@@ -155,21 +155,21 @@ def test_error_log(corpus, name):
     assert fragment.encode("utf-8") in m.group(2), err
 
 
-def test_newline_in_key_keeps_stderr_one_line(tmp_path):
+def test_newline_in_key_keeps_stderr_one_line(tmp_path, vm):
     """A key with an escaped newline is echoed in the reason: the reason
     must still be one line (contract: 'prints one line to stderr')."""
     p = tmp_path / "nl.jsonl"
     p.write_bytes(text(H3, '{"do": "undo", "a\\nb": 1}'))
-    for vm in VMS:
-        rc, out, err = run_replay(vm, str(p))
+    for v in ("cpython", vm):
+        rc, out, err = run_replay(v, str(p))
         assert (rc, out) == (2, b"")
         assert err == b'line 2: unknown key "a\\nb"\n', err
 
 
 @pytest.mark.parametrize("name", sorted(EDGES))
-def test_vm_edge(corpus, name):
+def test_vm_edge(corpus, name, vm):
     r = corpus[name]
-    same(r)
+    same(r, vm)
     rc, out, err = r["cpython"]
     if rc == 0:
         assert json.loads(out)["game"] == "sete-selos"

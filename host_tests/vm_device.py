@@ -1,14 +1,17 @@
-"""The device's view-model and journal without displayio, for both VMs:
+"""The device's view-model and journal without displayio, for every VM:
 
-    python host_tests/vm_device.py GAME PLAYERS SEED
-    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py GAME PLAYERS SEED [--mem]
+    python host_tests/vm_device.py GAME PLAYERS SEED [CUT]
+    MICROPYPATH=lib:firmware micropython host_tests/vm_device.py GAME PLAYERS SEED [CUT] [--mem]
+    MICROPYPATH=lib:firmware ../shared/circuitpython/bin/circuitpython host_tests/vm_device.py ...
 
 GAME is the index in the new-game list: 0 Sete Selos, 1 Fantasmagória,
 2 Ritos Ancestrais.
 
 A seeded player presses keys through a whole game (with undos, menus and a
 reboot from the journal); every screen is printed, then the journal read
-back and replayed. Both VMs must print the same bytes.
+back and replayed. With CUT (a per cent), the power also fails during that
+share of the flash writes, at a random byte, and the device boots again
+from what the flash holds. Every VM must print the same bytes.
 """
 
 import sys
@@ -18,6 +21,49 @@ from altar.rng import Rng
 from altar_fw import journal as J
 from altar_fw import ui as U
 from altar_fw.inputs import BACK, NEXT, OK, UNDO, VALUE
+
+
+class PowerCut(Exception):
+    pass
+
+
+class Flash:
+    """microcontroller.nvm by the RP2040's flash rules, as the emulator's
+    FlashNVM has them: a write into erased (0xFF) bytes programs them; any
+    other write erases the sector and programs it whole. With `cut` per
+    cent of the writes, the power fails after a random number of bytes."""
+
+    def __init__(self, cut, seed):
+        self.data = bytearray(b"\xff" * 4096)   # outside the heap on a board
+        self.cut = cut
+        self.rng = Rng(seed)
+
+    def __len__(self):
+        return 4096
+
+    def __getitem__(self, i):
+        return self.data[i]
+
+    def __setitem__(self, i, value):
+        start, stop = i.start, i.stop
+        data = self.data
+        for j in range(start, stop):
+            if data[j] != 0xFF:
+                content = bytearray(data)
+                content[start:stop] = value
+                for k in range(4096):
+                    data[k] = 0xFF
+                return self._program(0, content)
+        self._program(start, value)
+
+    def _program(self, start, value):
+        n = len(value)
+        if self.rng.below(100) < self.cut:
+            n = self.rng.below(n)
+        for j in range(n):
+            self.data[start + j] &= value[j]    # programming only clears bits
+        if n < len(value):
+            raise PowerCut()
 
 
 def show(ui):
@@ -56,39 +102,52 @@ def pick(ui, rng, index=-1):
     press(ui, OK)
 
 
-def game(index, players, seed):
-    """Game `index` of the new-game list, played by a seeded random player."""
-    rng = Rng(seed)
-    nvm = bytearray(4096)      # stands for the flash sector, outside the heap on a board
-    for i in range(4096):
-        nvm[i] = 0xFF
-    ui = boot(nvm, seed)
-    show(ui)
+def start(ui, rng, index, players):
     pick(ui, rng, index)
     pick(ui, rng, [o[1] for o in ui.opts].index(players))
     if ui.mode == U.FIRST:
         pick(ui, rng)
     elif ui.mode == U.INFO:
         press(ui, OK)
+
+
+def step(ui, rng, k):
+    if ui.mode == U.INFO:
+        press(ui, OK)
+    elif ui.opts:
+        pick(ui, rng)
+    elif k == 0:
+        press(ui, UNDO)
+    elif k == 1:
+        press(ui, BACK)            # the menu, and back
+        press(ui, BACK)
+    else:
+        press(ui, OK)
+
+
+def game(index, players, seed, cut=0):
+    """Game `index` of the new-game list, played by a seeded random player."""
+    rng = Rng(seed)
+    nvm = Flash(cut, seed + 1)
+    ui = boot(nvm, seed)
+    show(ui)
     n = 0
-    while not ui.session.state.over:
+    while ui.session is None or not ui.session.state.over:
         n += 1
         k = rng.below(20)
-        if k == 2 or n == 3:
-            view = ui.session.view()
-            ui = boot(nvm, seed)       # power off and on
-            print("reboot same=%s" % (ui.session.view() == view))
-        elif ui.mode == U.INFO:
-            press(ui, OK)
-        elif ui.opts:
-            pick(ui, rng)
-        elif k == 0:
-            press(ui, UNDO)
-        elif k == 1:
-            press(ui, BACK)            # the menu, and back
-            press(ui, BACK)
-        else:
-            press(ui, OK)
+        view = ui.session.view() if ui.session else None
+        try:
+            if ui.session is None:
+                start(ui, rng, index, players)
+            elif k == 2 or n == 3:
+                ui = boot(nvm, seed)       # power off and on
+                print("reboot same=%s" % (ui.session.view() == view))
+            else:
+                step(ui, rng, k)
+        except PowerCut:
+            ui = boot(nvm, seed)
+            # The torn frame is lost, nothing else: the game as before the key.
+            print("cut same=%s" % ((ui.session.view() if ui.session else None) == view))
     again = J.Store(nvm)
     s, skipped = again.load()
     j = again.journal
@@ -100,7 +159,8 @@ def game(index, players, seed):
 
 
 if __name__ == "__main__":
-    game(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+    args = [int(a) for a in sys.argv[1:] if a != "--mem"]
+    game(*args)
     if "--mem" in sys.argv:    # MicroPython only: the steady heap after a whole game
         import gc
         gc.collect()
