@@ -10,11 +10,14 @@ if it has one) and build() -> (display, keys, pixels, encoder or None).
 
 PROFILES = ("macropad", "pico_display", "feather_oled")
 
-# board.board_id -> profile; a Pico W takes the Display Pack as well.
+# board.board_id -> profile; the Pico W, Pico 2 and Pico 2 W (same pinout)
+# take the Display Pack as well.
 BOARD_IDS = {
     "adafruit_macropad_rp2040": "macropad",
     "raspberry_pi_pico": "pico_display",
     "raspberry_pi_pico_w": "pico_display",
+    "raspberry_pi_pico2": "pico_display",
+    "raspberry_pi_pico2_w": "pico_display",
     "adafruit_feather_rp2040": "feather_oled",
 }
 

