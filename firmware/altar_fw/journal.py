@@ -16,7 +16,7 @@ reboot still count. At most the action being written is lost.
 
 from altar.core import Rejected, Session
 from altar.jsonin import loads
-from altar.jsonout import dumps
+from altar.jsonout import dump, dumps
 
 try:
     from micropython import const
@@ -81,12 +81,12 @@ class Journal:
         self.end = 0
         self.torn = 0     # frames skipped by the last read (torn by power cuts)
 
-    def read(self):
-        """(header payload or None, [action payloads]) from the valid frames."""
+    def frames(self):
+        """The payloads of the valid frames, one at a time (a list of them
+        all would be the biggest object at boot); afterwards `end` is where
+        the next frame goes and `torn` how many frames were skipped."""
         nvm = self.nvm
         p = 0
-        header = None
-        out = []
         self.torn = 0
         while p < self.size:
             n = nvm[p]
@@ -100,15 +100,10 @@ class Journal:
             f = nvm[p:q]
             if f[-1] != crc8(f[1:-1], n):
                 self.torn += 1
-            elif header is None:
-                header = f[1:-1]
             else:
-                out.append(f[1:-1])
+                yield f[1:-1]
             p = q
         self.end = p
-        if header is None:
-            out = []
-        return header, out
 
     def append(self, payload):
         """Program one frame into erased bytes; False if it does not fit."""
@@ -153,12 +148,13 @@ class Store:
     def load(self):
         """(session or None, records refused): the game the journal holds.
         Raises Rejected or ValueError if its header is not a session."""
-        header, records = self.journal.read()
-        if header is None:
-            return None, 0
-        session = Session(loads(header.decode()))
+        session = None
         skipped = 0
-        for p in records:
+        for p in self.journal.frames():
+            if session is None:
+                session = Session(loads(p.decode()))
+                self.header = p
+                continue
             try:
                 if p == UNDO:
                     session.undo()
@@ -166,7 +162,6 @@ class Store:
                     session.play(decode(p))
             except Rejected:
                 skipped += 1     # a record this engine refuses: keep the others
-        self.header = header
         self.session = session
         return session, skipped
 
@@ -194,19 +189,20 @@ class Store:
         return True
 
     def export(self):
-        """The journal as a session log, between markers."""
-        if self.write is None:
+        """The journal as a session log, between markers, streamed line by
+        line (the whole log would not fit the heap as one string)."""
+        w = self.write
+        if w is None:
             return
-        self.write(BEGIN + "\n")
-        for line in self.lines():
-            self.write(line + "\n")
-        self.write(END + "\n")
-
-    def lines(self):
-        header, records = self.journal.read()
-        if header is None:
-            return
-        yield header.decode()
-        mod = self.session.mod
-        for p in records:
-            yield '{"do": "undo"}' if p == UNDO else dumps(mod.unparse(decode(p)))
+        w(BEGIN + "\n")
+        mod = None
+        for p in self.journal.frames():
+            if mod is None:
+                mod = self.session.mod
+                w(p.decode())
+            elif p == UNDO:
+                w('{"do": "undo"}')
+            else:
+                dump(mod.unparse(decode(p)), w)
+            w("\n")
+        w(END + "\n")
