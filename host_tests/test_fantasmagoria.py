@@ -3,6 +3,7 @@
 import pytest
 
 from altar import fantasmagoria as fa
+from altar import fantasmagoria_cards as fc
 from altar.core import Rejected, Session
 from altar_host.randomplay import DECK, fantasmagoria_game
 from conftest import do_checked, rejects
@@ -247,16 +248,16 @@ def test_a_seat_holds_ghosts_and_sacrificed_cards_only_once_possessed():
             'card ["bode", 8] was sacrificed: only a possessed seat')
     s.do(trick(C("gato", 2), C("bode", 3), C("gato", 4), C("gato", 6)))   # seat 2 possessed
     s.do(trick(C("bode", 8), C("bode", 1), C("bode", 2), C("bode", 4)))   # seat 2 leads it
-    assert s.state.seen[fa.card(s.rules, C("bode", 8))] == 3
+    assert s.state.seen[fc.card(s.rules, C("bode", 8))] == 3
 
 
 # -- 5: the winner of a trick ----------------------------------------------------------
 
 def test_the_earliest_card_with_the_trump_number_wins_any_suit_ghosts_too():
-    assert fa.trick_winner([2 << 5 | 9, 0 << 5 | 3, 3 << 5 | 3, 4 << 5 | 3], 3, 2) == 1
-    assert fa.trick_winner([4 << 5 | 3, 0 << 5 | 3], 3, 4) == 0
-    assert fa.trick_winner([2 << 5 | 9, 2 << 5 | 11, fa.COPO, 0 << 5 | 12], 3, 2) == 1
-    assert fa.trick_winner([fa.COPO, 0 << 5 | 4, 1 << 5 | 12], 3, -1) == 2
+    assert fc.trick_winner([2 << 5 | 9, 0 << 5 | 3, 3 << 5 | 3, 4 << 5 | 3], 3, 2) == 1
+    assert fc.trick_winner([4 << 5 | 3, 0 << 5 | 3], 3, 4) == 0
+    assert fc.trick_winner([2 << 5 | 9, 2 << 5 | 11, fa.COPO, 0 << 5 | 12], 3, 2) == 1
+    assert fc.trick_winner([fa.COPO, 0 << 5 | 4, 1 << 5 | 12], 3, -1) == 2
     s = haunted()
     s.do(trick(C("gato", 8), G(1), C("gato", 9), C("gato", 10)))
     assert s.view()["leader"] == 1
@@ -465,13 +466,13 @@ def test_without_a_deck_numbers_run_to_20_and_cursed_cards_go_by_name():
     assert s.state.curses[3] == 1
     rejects(s, trick(C("gato", 8, "gato-da-sorte"), C("gato", 5), C("gato", 6), C("gato", 7)),
             "gato-da-sorte was already played this round")
-    assert fa.card(s.rules, C("bode", 7)) == fa.FILIPI
+    assert fc.card(s.rules, C("bode", 7)) == fa.FILIPI
     for bad, frag in ((["copa", 1], "unknown card"), (["gato"], "unknown card"),
                       ([], "a card must be"), ("copo", "a card must be"),
                       (["copo", 1], "unknown card"), (["fantasma", 13], "must be 1..12"),
                       (["fantasma", 1, "belleanna"], "a ghost has no name")):
         with pytest.raises(Rejected) as e:
-            fa.card(s.rules, bad)
+            fc.card(s.rules, bad)
         assert frag in str(e.value)
 
 

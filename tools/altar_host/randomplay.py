@@ -11,6 +11,7 @@ these; the engine's own Rng makes them the same for a seed everywhere.
 from altar.core import Session
 from altar.rng import Rng
 from altar import fantasmagoria as fa
+from altar import fantasmagoria_cards as fc
 from altar import sete_selos
 
 
@@ -154,8 +155,8 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
     do = _recorder(s, rng, undo, actions)
     lo, hi = d["numbers"]
     suits = [k for k in ("gato", "vela", "bode", "boneca") if players == 4 or k != "vela"]
-    ritual = [fa.card(r, [k, v]) for k in suits for v in range(lo, hi + 1)] + [fa.COPO]
-    ghosts = [fa.card(r, ["fantasma", v]) for v in range(1, 13) if players == 4 or not 9 <= v <= 11]
+    ritual = [fc.card(r, [k, v]) for k in suits for v in range(lo, hi + 1)] + [fa.COPO]
+    ghosts = [fc.card(r, ["fantasma", v]) for v in range(1, 13) if players == 4 or not 9 <= v <= 11]
 
     def both(a, quick_actions):
         ref.do(a)
@@ -180,7 +181,7 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
         rng.shuffle(order)
         for i in range(players):
             piles[i].append(sac[order[i]])
-        a = {"do": "sacrifice", "cards": [fa.card_json(c) for c in sac]}
+        a = {"do": "sacrifice", "cards": [fc.card_json(c) for c in sac]}
         ref.do(a)
         if fast and rng.below(2):
             do({"do": "sacrifice", "trump": st.trump, "leader": st.leader})
@@ -210,10 +211,10 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
                     c = fa.COPO if fa.COPO in ok and rng.below(4) == 0 else ok[rng.below(len(ok))]
                 h.remove(c)
                 cards.append(c)
-                lead = fa.lead_suit(cards, r.free_copo)
+                lead = fc.lead_suit(cards, r.free_copo)
             before = st.possessed
             seats = [(st.leader + i) % players for i in range(players)]
-            a = {"do": "trick", "cards": [fa.card_json(c) for c in cards]}
+            a = {"do": "trick", "cards": [fc.card_json(c) for c in cards]}
             ref.do(a)
             quick_trick = []
             for i in range(players):
@@ -228,10 +229,10 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
                     do(x)
             else:
                 do(a)
-        left = [[fa.card_json(c) for c in h] for h in hands]
+        left = [[fc.card_json(c) for c in h] for h in hands]
         pile = []
         for seat in range(players):
-            g, m = fa.scary(hands[seat])
+            g, m = fc.scary(hands[seat])
             m |= st.curses[seat]
             if st.filipi == seat:
                 m |= 1 << 2

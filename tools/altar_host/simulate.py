@@ -22,6 +22,7 @@ import sys
 import time
 
 from altar import fantasmagoria as fa
+from altar import fantasmagoria_cards as fc
 from altar import log
 from altar import sete_selos as ss
 from altar.core import Session
@@ -103,7 +104,7 @@ class FaHeuristicBot(FaRandomBot):
 
     def play(self, seat, legal, trick, state):
         trump = state.trump
-        lead = fa.lead_suit(trick, state.rules.free_copo) if trick else -1
+        lead = fc.lead_suit(trick, state.rules.free_copo) if trick else -1
         follows = [c for c in legal if lead >= 0 and c >> 5 & 7 == lead]
         if follows or not trick:
             pool = follows or legal
