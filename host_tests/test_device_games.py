@@ -330,14 +330,16 @@ def test_every_string_fits_and_every_glyph_is_in_the_font():
     from adafruit_bitmap_font import bitmap_font
     from altar_host.emulator import FONT
     font = bitmap_font.load_font(FONT)
-    assert set(lang_en.S) == set(lang_pt.S)
-    texts = list(lang_en.S.values()) + list(lang_pt.S.values()) + [g[1] for g in U.GAMES]
+    tables = [dict(ln.split("=", 1) for ln in m.TEXT.splitlines()) for m in (lang_en, lang_pt)]
+    assert set(tables[0]) == set(tables[1]) and len(tables[0]) == lang_pt.TEXT.count("\n")
+    texts = list(tables[0].values()) + list(tables[1].values()) + [g[1] for g in U.GAMES]
     for text in texts:
         for ch in text:
             g = font.get_glyph(ord(ch))
             assert g is not None and g.width == 6 and g.height == 12, repr(ch)
-    for table in (lang_en.S, lang_pt.S):
+    for table in tables:
         for key, text in table.items():
+            assert U.strings("en" if table is tables[0] else "pt")[key] == text
             if not key.endswith("_text"):
                 # %s is a seat (at most "Ban") or a list filled in by the screen
                 assert len(text.replace("%d", "9").replace("%s", "P1")) <= 20, text

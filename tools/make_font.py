@@ -19,10 +19,10 @@ OUT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bdf")
 
 
 def needed():
-    from altar_fw import lang_en, lang_pt, ui
+    from altar_fw import ui
     chars = set(chr(c) for c in range(32, 127))
-    for table in (lang_en.S, lang_pt.S):
-        for s in table.values():
+    for lang in ui.LANGS:
+        for s in ui.strings(lang).values():
             chars.update(s)
     for g in ui.GAMES:
         chars.update(g[1])

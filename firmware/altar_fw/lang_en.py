@@ -1,39 +1,85 @@
 """English: every string the device shows (at most 20 characters a line)."""
 
-S = {
+# One line "key=value" a string, joined at compile time into one str: a
+# table of separate str objects would take about three times the board's
+# heap. ui.Strings finds a key's line.
+TEXT = (
     # shared
-    "new_game": "New game", "n_players": "%d players", "how_many": "How many players?",
-    "who_first": "Who deals first?", "who_starts": "Who plays first?", "menu": "Menu", "back_game": "Back to game",
-    "undo_last": "Undo last", "export": "Export log", "erase_q": "Erase this game?",
-    "keep": "No, keep it", "erase": "Yes, erase it", "undone": "Undone",
-    "nothing_undo": "Nothing to undo", "refused": "Refused", "exported": "Log exported",
-    "exported_text": "The session log went to the USB serial console.",
-    "full": "Journal full",
-    "full_text": "This game no longer fits the flash: play on, but export the log before "
-                 "unplugging.",
-    "resumed": "Resumed", "resumed_skip": "Resumed, %d skipped", "no_game": "No game to resume",
-    "unreadable": "Journal unreadable",
-    "unreadable_text": "Its header is not a session: start a new game.",
-    "wins": "%s wins!", "no_winner": "No winner", "done": "Done",
+    "new_game=New game\n"
+    "n_players=%d players\n"
+    "how_many=How many players?\n"
+    "who_first=Who deals first?\n"
+    "who_starts=Who plays first?\n"
+    "menu=Menu\n"
+    "back_game=Back to game\n"
+    "undo_last=Undo last\n"
+    "export=Export log\n"
+    "erase_q=Erase this game?\n"
+    "keep=No, keep it\n"
+    "erase=Yes, erase it\n"
+    "undone=Undone\n"
+    "nothing_undo=Nothing to undo\n"
+    "refused=Refused\n"
+    "exported=Log exported\n"
+    "exported_text=The session log went to the USB serial console.\n"
+    "full=Journal full\n"
+    "full_text=This game no longer fits the flash: play on, but export the log before unplugging.\n"
+    "resumed=Resumed\n"
+    "resumed_skip=Resumed, %d skipped\n"
+    "no_game=No game to resume\n"
+    "unreadable=Journal unreadable\n"
+    "unreadable_text=Its header is not a session: start a new game.\n"
+    "wins=%s wins!\n"
+    "no_winner=No winner\n"
+    "done=Done\n"
     # Sete Selos
-    "ritual_series": "Ritual %d  Series %d", "winner_q": "Ritual %d: winner?",
-    "won_with": "%s won with", "move_to": "%s: move cultist to", "removes": "%s removes %d",
-    "elder": "Elder %d", "immediate": "Immediate victory", "insanity": "Insanity %s",
-    "power": "Power: ", "tie_elder": "Tie: Elder %d decides", "tie_all": "Tie on every Elder",
-    "pw": "pw",
+    "ritual_series=Ritual %d  Series %d\n"
+    "winner_q=Ritual %d: winner?\n"
+    "won_with=%s won with\n"
+    "move_to=%s: move cultist to\n"
+    "removes=%s removes %d\n"
+    "elder=Elder %d\n"
+    "immediate=Immediate victory\n"
+    "insanity=Insanity %s\n"
+    "power=Power: \n"
+    "tie_elder=Tie: Elder %d decides\n"
+    "tie_all=Tie on every Elder\n"
+    "pw=pw\n"
     # Fantasmagória
-    "round_lead": "Round %d  Lead %s", "trump_q": "Sacrifice: trump?", "leader_q": "Who leads?",
-    "trick_win": "Trick winner", "possession": "Possession", "end_round": "End round",
-    "trick_q": "Trick won by?", "poss_q": "Who is possessed?", "poss_num": "%s played number",
-    "ghosts_q": "%s: ghosts?", "cursed_q": "%s: cursed cards", "candelabro": "Candelabro",
-    "gato": "Gato da sorte", "belleanna": "BelleAnna", "filipi": "Filipi (won)",
-    "possessed": "Possessed %s", "totals": "Scares %s", "round_n": "Round %d: %s",
-    "trump_lbl": "Trump", "spirit": "The spirit chose",
-    "three_out_text": "With 3 players: take out vela and ghosts 9, 10, 11.",
+    "round_lead=Round %d  Lead %s\n"
+    "trump_q=Sacrifice: trump?\n"
+    "leader_q=Who leads?\n"
+    "trick_win=Trick winner\n"
+    "possession=Possession\n"
+    "end_round=End round\n"
+    "trick_q=Trick won by?\n"
+    "poss_q=Who is possessed?\n"
+    "poss_num=%s played number\n"
+    "ghosts_q=%s: ghosts?\n"
+    "cursed_q=%s: cursed cards\n"
+    "candelabro=Candelabro\n"
+    "gato=Gato da sorte\n"
+    "belleanna=BelleAnna\n"
+    "filipi=Filipi (won)\n"
+    "possessed=Possessed %s\n"
+    "totals=Scares %s\n"
+    "round_n=Round %d: %s\n"
+    "trump_lbl=Trump\n"
+    "spirit=The spirit chose\n"
+    "three_out_text=With 3 players: take out vela and ghosts 9, 10, 11.\n"
     # Ritos Ancestrais
-    "turn": "Turn: %s", "final": "Final: %s", "points": "Points",
-    "end_turn": "End turn", "checklist": "draw2 action hand7", "points_q": "%s scores",
-    "bonus": "Bonus", "hands": "Cards in hand", "bonus_who": "Bonus: who?",
-    "bonus_pts": "%s: bonus points", "hand_of": "%s: cards in hand", "shared": "Shared win",
-    "scores": "Scores %s", "hands_line": "Hands %s",
-}
+    "turn=Turn: %s\n"
+    "final=Final: %s\n"
+    "points=Points\n"
+    "end_turn=End turn\n"
+    "checklist=draw2 action hand7\n"
+    "points_q=%s scores\n"
+    "bonus=Bonus\n"
+    "hands=Cards in hand\n"
+    "bonus_who=Bonus: who?\n"
+    "bonus_pts=%s: bonus points\n"
+    "hand_of=%s: cards in hand\n"
+    "shared=Shared win\n"
+    "scores=Scores %s\n"
+    "hands_line=Hands %s\n"
+)

@@ -1,40 +1,86 @@
 """Português do Brasil: cada texto que o aparelho mostra (até 20 caracteres
 por linha)."""
 
-S = {
+# One line "key=value" a string, joined at compile time into one str: a
+# table of separate str objects would take about three times the board's
+# heap. ui.Strings finds a key's line.
+TEXT = (
     # comuns
-    "new_game": "Novo jogo", "n_players": "%d jogadores", "how_many": "Quantos jogadores?",
-    "who_first": "Quem dá as cartas?", "who_starts": "Quem começa?", "menu": "Menu", "back_game": "Voltar ao jogo",
-    "undo_last": "Desfazer", "export": "Exportar log", "erase_q": "Apagar este jogo?",
-    "keep": "Não, manter", "erase": "Sim, apagar", "undone": "Desfeito",
-    "nothing_undo": "Nada a desfazer", "refused": "Recusado", "exported": "Log exportado",
-    "exported_text": "O log da sessão foi para o console serial USB.",
-    "full": "Memória cheia",
-    "full_text": "Este jogo não cabe mais na memória: continue, mas exporte o log antes de "
-                 "desligar.",
-    "resumed": "Retomado", "resumed_skip": "Retomado, %d pulados", "no_game": "Nenhum jogo salvo",
-    "unreadable": "Memória ilegível",
-    "unreadable_text": "O cabeçalho não é uma sessão: comece um novo jogo.",
-    "wins": "%s vence!", "no_winner": "Sem vencedor", "done": "Pronto",
+    "new_game=Novo jogo\n"
+    "n_players=%d jogadores\n"
+    "how_many=Quantos jogadores?\n"
+    "who_first=Quem dá as cartas?\n"
+    "who_starts=Quem começa?\n"
+    "menu=Menu\n"
+    "back_game=Voltar ao jogo\n"
+    "undo_last=Desfazer\n"
+    "export=Exportar log\n"
+    "erase_q=Apagar este jogo?\n"
+    "keep=Não, manter\n"
+    "erase=Sim, apagar\n"
+    "undone=Desfeito\n"
+    "nothing_undo=Nada a desfazer\n"
+    "refused=Recusado\n"
+    "exported=Log exportado\n"
+    "exported_text=O log da sessão foi para o console serial USB.\n"
+    "full=Memória cheia\n"
+    "full_text=Este jogo não cabe mais na memória: continue, mas exporte o log antes de desligar.\n"
+    "resumed=Retomado\n"
+    "resumed_skip=Retomado, %d pulados\n"
+    "no_game=Nenhum jogo salvo\n"
+    "unreadable=Memória ilegível\n"
+    "unreadable_text=O cabeçalho não é uma sessão: comece um novo jogo.\n"
+    "wins=%s vence!\n"
+    "no_winner=Sem vencedor\n"
+    "done=Pronto\n"
     # Sete Selos
-    "ritual_series": "Ritual %d  Série %d", "winner_q": "Ritual %d: vencedor?",
-    "won_with": "%s venceu com", "move_to": "%s: mover cultista", "removes": "%s remove %d",
-    "elder": "Ancião %d", "immediate": "Vitória imediata", "insanity": "Insanidade %s",
-    "power": "Poder: ", "tie_elder": "Empate: Ancião %d", "tie_all": "Empate em tudo",
-    "pw": "pd",
+    "ritual_series=Ritual %d  Série %d\n"
+    "winner_q=Ritual %d: vencedor?\n"
+    "won_with=%s venceu com\n"
+    "move_to=%s: mover cultista\n"
+    "removes=%s remove %d\n"
+    "elder=Ancião %d\n"
+    "immediate=Vitória imediata\n"
+    "insanity=Insanidade %s\n"
+    "power=Poder: \n"
+    "tie_elder=Empate: Ancião %d\n"
+    "tie_all=Empate em tudo\n"
+    "pw=pd\n"
     # Fantasmagória
-    "round_lead": "Rodada %d  Líder %s", "trump_q": "Sacrifício: trunfo?",
-    "leader_q": "Quem lidera?", "trick_win": "Vencedor da vaza", "possession": "Possessão",
-    "end_round": "Fim da rodada", "trick_q": "Quem levou a vaza?", "poss_q": "Quem foi possuído?",
-    "poss_num": "%s jogou o número", "ghosts_q": "%s: fantasmas?", "cursed_q": "%s: amaldiçoadas",
-    "candelabro": "Candelabro", "gato": "Gato da sorte", "belleanna": "BelleAnna",
-    "filipi": "Filipi (venceu)", "possessed": "Possuídos %s", "totals": "Sustos %s",
-    "round_n": "Rodada %d: %s", "trump_lbl": "Trunfo", "spirit": "O espírito escolheu",
-    "three_out_text": "Com 3 jogadores: tire o naipe vela e os fantasmas 9, 10 e 11.",
+    "round_lead=Rodada %d  Líder %s\n"
+    "trump_q=Sacrifício: trunfo?\n"
+    "leader_q=Quem lidera?\n"
+    "trick_win=Vencedor da vaza\n"
+    "possession=Possessão\n"
+    "end_round=Fim da rodada\n"
+    "trick_q=Quem levou a vaza?\n"
+    "poss_q=Quem foi possuído?\n"
+    "poss_num=%s jogou o número\n"
+    "ghosts_q=%s: fantasmas?\n"
+    "cursed_q=%s: amaldiçoadas\n"
+    "candelabro=Candelabro\n"
+    "gato=Gato da sorte\n"
+    "belleanna=BelleAnna\n"
+    "filipi=Filipi (venceu)\n"
+    "possessed=Possuídos %s\n"
+    "totals=Sustos %s\n"
+    "round_n=Rodada %d: %s\n"
+    "trump_lbl=Trunfo\n"
+    "spirit=O espírito escolheu\n"
+    "three_out_text=Com 3 jogadores: tire o naipe vela e os fantasmas 9, 10 e 11.\n"
     # Ritos Ancestrais
-    "turn": "Vez de %s", "final": "Final: %s", "points": "Pontos",
-    "end_turn": "Fim do turno", "checklist": "compra2 ação mão7", "points_q": "%s pontua",
-    "bonus": "Bônus", "hands": "Cartas na mão", "bonus_who": "Bônus: quem?",
-    "bonus_pts": "%s: pontos de bônus", "hand_of": "%s: cartas na mão",
-    "shared": "Vitória dividida", "scores": "Pontos %s", "hands_line": "Mãos %s",
-}
+    "turn=Vez de %s\n"
+    "final=Final: %s\n"
+    "points=Pontos\n"
+    "end_turn=Fim do turno\n"
+    "checklist=compra2 ação mão7\n"
+    "points_q=%s pontua\n"
+    "bonus=Bônus\n"
+    "hands=Cartas na mão\n"
+    "bonus_who=Bônus: quem?\n"
+    "bonus_pts=%s: pontos de bônus\n"
+    "hand_of=%s: cartas na mão\n"
+    "shared=Vitória dividida\n"
+    "scores=Pontos %s\n"
+    "hands_line=Mãos %s\n"
+)

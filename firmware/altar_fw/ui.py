@@ -38,13 +38,42 @@ GAMES = (("sete-selos", "Sete Selos", (2, 3, 4), "who_first"),
 LANGS = ("pt", "en")
 
 
+class Strings:
+    """A language's strings, kept as its module's one text of "key=value"
+    lines: `T[key]` is a key's text, `values()` every text."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __getitem__(self, key):
+        t = self.text
+        n = len(key)
+        i = t.find(key)
+        while i >= 0:
+            # A key starts a line and ends at "="; elsewhere it is a word of a text.
+            if (i == 0 or t[i - 1] == "\n") and t[i + n:i + n + 1] == "=":
+                return t[i + n + 1:t.find("\n", i)]
+            i = t.find(key, i + 1)
+        raise KeyError(key)
+
+    def values(self):
+        t = self.text
+        j = -1
+        while True:
+            i = t.find("=", j + 1)     # keys hold no "="
+            if i < 0:
+                return
+            j = t.find("\n", i)
+            yield t[i + 1:j]
+
+
 def strings(lang):
-    """The string table of a language ("pt" or "en")."""
+    """The strings of a language ("pt" or "en")."""
     if lang == "en":
-        from altar_fw.lang_en import S
+        from altar_fw.lang_en import TEXT
     else:
-        from altar_fw.lang_pt import S
-    return S
+        from altar_fw.lang_pt import TEXT
+    return Strings(TEXT)
 
 
 class Screen:
