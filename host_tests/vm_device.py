@@ -14,6 +14,7 @@ share of the flash writes, at a random byte, and the device boots again
 from what the flash holds. Every VM must print the same bytes.
 """
 
+import os
 import sys
 
 from altar.jsonout import dump
@@ -31,10 +32,13 @@ class Flash:
     """microcontroller.nvm by the RP2040's flash rules, as the emulator's
     FlashNVM has them: a write into erased (0xFF) bytes programs them; any
     other write erases the sector and programs it whole. With `cut` per
-    cent of the writes, the power fails after a random number of bytes."""
+    cent of the writes, the power fails after a random number of bytes.
+    The sector is a file: on a board it is not in the heap either."""
 
-    def __init__(self, cut, seed):
-        self.data = bytearray(b"\xff" * 4096)   # outside the heap on a board
+    def __init__(self, path, cut, seed):
+        self.f = open(path, "w+b")
+        for _ in range(16):
+            self.f.write(b"\xff" * 256)
         self.cut = cut
         self.rng = Rng(seed)
 
@@ -42,17 +46,22 @@ class Flash:
         return 4096
 
     def __getitem__(self, i):
-        return self.data[i]
+        f = self.f
+        if type(i) is int:
+            f.seek(i)
+            return f.read(1)[0]
+        f.seek(i.start)
+        return f.read(i.stop - i.start)
 
     def __setitem__(self, i, value):
         start, stop = i.start, i.stop
-        data = self.data
-        for j in range(start, stop):
-            if data[j] != 0xFF:
-                content = bytearray(data)
+        for b in self[start:stop]:
+            if b != 0xFF:
+                content = bytearray(self[0:4096])
                 content[start:stop] = value
-                for k in range(4096):
-                    data[k] = 0xFF
+                self.f.seek(0)
+                for _ in range(16):
+                    self.f.write(b"\xff" * 256)
                 return self._program(0, content)
         self._program(start, value)
 
@@ -60,10 +69,14 @@ class Flash:
         n = len(value)
         if self.rng.below(100) < self.cut:
             n = self.rng.below(n)
-        for j in range(n):
-            self.data[start + j] &= value[j]    # programming only clears bits
+        old = self[start:start + n]
+        self.f.seek(start)
+        self.f.write(bytes([old[j] & value[j] for j in range(n)]))   # programming only clears bits
         if n < len(value):
             raise PowerCut()
+
+    def close(self):
+        self.f.close()
 
 
 def show(ui):
@@ -128,7 +141,8 @@ def step(ui, rng, k):
 def game(index, players, seed, cut=0):
     """Game `index` of the new-game list, played by a seeded random player."""
     rng = Rng(seed)
-    nvm = Flash(cut, seed + 1)
+    path = "/tmp/altar-vm-flash-%d" % int.from_bytes(os.urandom(4), "little")
+    nvm = Flash(path, cut, seed + 1)
     ui = boot(nvm, seed)
     show(ui)
     n = 0
@@ -163,6 +177,8 @@ def game(index, players, seed, cut=0):
     j = again.journal
     print("journal frames=%d bytes=%d torn=%d skipped=%d" % (lines[0] - 3, j.end, j.torn, skipped))
     print("replay same=%s" % (s.view() == view))
+    nvm.close()
+    os.remove(path)
     dump(s.view(), sys.stdout.write)     # streamed, as the replay does
     print()
 
