@@ -245,6 +245,39 @@ def test_journal_garbage_and_bad_header_lose_nothing():
     assert bytes(dev.nvm.data[0:len(f)]) == f     # nothing erased until a new game
 
 
+@pytest.mark.parametrize("game,players,seed", [("sete-selos", 3, 4), ("fantasmagoria", 4, 9),
+                                               ("ritos-ancestrais", 4, 2)])
+def test_boot_replays_undos_once_to_the_same_game(game, players, seed):
+    """Boot plays the records an UNDO frame did not take back, once: the
+    same state and history as playing every frame in turn, undos included
+    (each of which replays the whole game), and nothing else refused."""
+    from altar_fw import journal
+    from altar_host import randomplay
+    gen = {"sete-selos": randomplay.sete_selos_game, "fantasmagoria": randomplay.fantasmagoria_game,
+           "ritos-ancestrais": randomplay.ritos_game}[game]
+    h, actions = gen(players=players, seed=seed, undo=50)
+    assert sum(1 for a in actions if a["do"] == "undo") > 10
+    nvm = bytearray(b"\xff" * 16384)
+    store = journal.Store(nvm)
+    s = store.new(h)
+    for a in actions + [{"do": "undo"}] * 3:
+        if a["do"] == "undo":
+            s.undo()
+            store.undid()
+        else:
+            t = s.mod.parse(s.rules, a)
+            s.play(t)
+            store.did(t)
+    again, skipped = journal.Store(nvm).load()
+    assert (again.view(), skipped) == (s.view(), 0)
+    assert [tuple(t) for t in again.history] == [tuple(t) for t in s.history]
+    nvm[:] = b"\xff" * len(nvm)           # an UNDO with nothing before it is refused
+    store = journal.Store(nvm)
+    store.new(h)
+    store.undid()
+    assert journal.Store(nvm).load()[1:] == (1,)
+
+
 # -- monkeys -------------------------------------------------------------------------------
 
 # Key words that start each game before the monkey takes over.

@@ -146,20 +146,28 @@ class Store:
         self.session = None
 
     def load(self):
-        """(session or None, records refused): the game the journal holds.
-        Raises Rejected or ValueError if its header is not a session."""
+        """(session or None, frames refused): the game the journal holds.
+        Raises Rejected or ValueError if its header is not a session.
+
+        An UNDO frame takes back the record before it, so the records left
+        are played once: the same game as playing each frame in turn, where
+        every undo replays the whole game (too slow for a boot: BENCHMARKS.md)."""
         session = None
+        kept = []
         skipped = 0
         for p in self.journal.frames():
             if session is None:
                 session = Session(loads(p.decode()))
                 self.header = p
-                continue
+            elif p != UNDO:
+                kept.append(decode(p))
+            elif kept:
+                kept.pop()
+            else:
+                skipped += 1     # nothing to undo
+        for t in kept:
             try:
-                if p == UNDO:
-                    session.undo()
-                else:
-                    session.play(decode(p))
+                session.play(t)
             except Rejected:
                 skipped += 1     # a record this engine refuses: keep the others
         self.session = session
