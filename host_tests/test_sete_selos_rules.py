@@ -4,7 +4,8 @@ it breaks (numbers refer to rules-notes.md, Sete Selos)."""
 import pytest
 
 from altar import sete_selos
-from altar.sete_selos import best_removal, power_result, removals, ritual_winner, suggest
+from altar.sete_selos import best_removal, power_result, removals, suggest
+from altar.sete_selos_cards import ritual_winner
 from conftest import header, play, q, rejects, snapshot
 
 

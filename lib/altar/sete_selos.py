@@ -2,7 +2,10 @@
 
 Seats are 0..n-1 clockwise; with 2 players the Banished Cultist is seat 2.
 Elders are kept 0..6 inside (value - 1) and shown 1..7. A card is kept as
-sign * 8 + value. What happens when a ritual ends is `State._resolve`.
+sign * 8 + value. What happens when a ritual ends is `State.resolve`.
+Referee entry, a ritual's cards as the table played them, is
+altar.sete_selos_cards, loaded only by a log that names cards: quick entry,
+what the device journals, never needs it.
 """
 
 from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
@@ -23,8 +26,10 @@ OPTIONS = {
 _VICTORY = {4: (1, 3, 4), 3: (2, 6, 5), 2: (4, 9, 5)}
 _BANISHED_VICTORY = (7, 4, 3)
 
+# Records: a verb, then small ints. Referee entry's verb is public for
+# altar.sete_selos_cards.
 _QUICK = const(1)
-_CARDS = const(2)
+CARDS = const(2)
 _REDIRECT = const(3)
 _REMOVE = const(4)
 
@@ -35,6 +40,12 @@ _SERIES = const(7)  # rituals per series
 _NONE = const(0)
 _WAIT_REDIRECT = const(1)
 _WAIT_REMOVE = const(2)
+
+
+def referee():
+    """The referee-entry module, imported on first use."""
+    from altar import sete_selos_cards
+    return sete_selos_cards
 
 
 class Rules:
@@ -66,32 +77,6 @@ class Rules:
 
 
 # Pure functions: the rules of a ritual and of scoring.
-
-def ritual_winner(cards):
-    """Index of the winning card among (sign, value) pairs in play order.
-
-    Trumps (sign 0) compete if any was played, else the altar card's sign;
-    the highest value wins, but a 1 beats the 7 of the same sign.
-    """
-    comp = cards[0][0]
-    for c in cards:
-        if c[0] == 0:
-            comp = 0
-    best = -1
-    one = -1
-    seven = False
-    for i in range(len(cards)):
-        s, v = cards[i]
-        if s != comp:
-            continue
-        if v == 1:
-            one = i
-        elif v == 7:
-            seven = True
-        if best < 0 or v > cards[best][1]:
-            best = i
-    return one if one >= 0 and seven else best
-
 
 def power_of(stacks, table):
     """Power of one seat from its 7 stacks (own cultists per Elder)."""
@@ -198,10 +183,10 @@ class State:
         if self.over:
             raise Rejected("the game is over")
         v = t[0]
-        if v == _QUICK or v == _CARDS:
+        if v == _QUICK or v == CARDS:
             self._check_no_wait()
-            if v == _CARDS:
-                self._check_cards(t)
+            if v == CARDS:
+                referee().check(self, t)
         elif v == _REDIRECT:
             if self.wait != _WAIT_REDIRECT:
                 raise Rejected("no cultist is waiting to be redirected")
@@ -232,41 +217,14 @@ class State:
             raise Rejected("the rituals are over: seat %d must remove %d cultists"
                            % (self.wseat, self.wcount))
 
-    def _check_cards(self, t):
-        r = self.rules
-        for i in range(1, len(t)):
-            c = t[i]
-            s = c >> 3
-            for j in range(1, i):
-                if t[j] == c:
-                    raise Rejected("card [%d, %d] is played twice" % (s, c & 7))
-            if self.played[s] >> (c & 7) & 1:
-                raise Rejected("card [%d, %d] was already played in this series" % (s, c & 7))
-            seat = (self.leader + i - 1) % r.seats
-            if seat != r.banished and self.void[seat] >> s & 1:
-                raise Rejected("seat %d did not follow sign %d earlier in this series, "
-                               "so it cannot hold card [%d, %d]" % (seat, s, s, c & 7))
-
     # -- changes: only after check() passed ---------------------------------
 
     def apply(self, t):
         v = t[0]
         if v == _QUICK:
-            self._resolve(t[1], t[2])
-        elif v == _CARDS:
-            r = self.rules
-            lead = t[1] >> 3
-            cards = []
-            for i in range(1, len(t)):
-                c = t[i]
-                self.played[c >> 3] |= 1 << (c & 7)
-                seat = (self.leader + i - 1) % r.seats
-                # Not following means not able to: that seat lacks the sign.
-                if c >> 3 != lead and seat != r.banished:
-                    self.void[seat] |= 1 << lead
-                cards.append((c >> 3, c & 7))
-            w = ritual_winner(cards)
-            self._resolve((self.leader + w) % r.seats, cards[w][1])
+            self.resolve(t[1], t[2])
+        elif v == CARDS:
+            referee().apply(self, t)
         elif v == _REDIRECT:
             self.wait = _NONE
             self._add(self.wseat, t[1])
@@ -276,7 +234,7 @@ class State:
             self.wait = _NONE
             self._removals(self.rm_next + 1)
 
-    def _resolve(self, winner, value):
+    def resolve(self, winner, value):
         """A ritual ended: seat `winner` won with a card of `value`."""
         r = self.rules
         self.ritual += 1
@@ -407,18 +365,7 @@ def parse(rules, d):
     n = rules.seats
     if verb == "ritual":
         if "cards" in d:
-            keys(d, ("do", "cards"))
-            cards = need_list(d["cards"], "cards", n, n)
-            t = [_CARDS]
-            for c in cards:
-                if type(c) is not list or len(c) != 2:
-                    raise Rejected("a card must be [sign, value]")
-                s = need_int(c[0], "a card's sign", 0, 3)
-                v = need_int(c[1], "a card's value", 1, 7)
-                if not rules.signs >> s & 1:
-                    raise Rejected("sign %d is not in play with %d players" % (s, rules.humans))
-                t.append(s * 8 + v)
-            return bytes(t)
+            return referee().parse(rules, d)
         keys(d, ("do", "winner", "value"))
         return bytes((_QUICK, need_int(need(d, "winner"), "winner", 0, n - 1),
                       need_int(need(d, "value"), "value", 1, 7)))
@@ -438,8 +385,8 @@ def unparse(t):
     v = t[0]
     if v == _QUICK:
         return {"do": "ritual", "winner": t[1], "value": t[2]}
-    if v == _CARDS:
-        return {"do": "ritual", "cards": [[c >> 3, c & 7] for c in t[1:]]}
+    if v == CARDS:
+        return referee().unparse(t)
     if v == _REDIRECT:
         return {"do": "redirect", "elder": t[1] + 1}
     return {"do": "remove", "seat": t[1], "elders": [e + 1 for e in t[2:]]}

@@ -12,7 +12,7 @@ from altar.core import Session
 from altar.rng import Rng
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
-from altar import sete_selos
+from altar import sete_selos, sete_selos_cards
 
 
 def _recorder(session, rng, undo, actions):
@@ -90,7 +90,7 @@ def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None
                 lead = c[0]
             cards.append(c)
         if rng.below(100) < quick:
-            w = sete_selos.ritual_winner(cards)
+            w = sete_selos_cards.ritual_winner(cards)
             do({"do": "ritual", "winner": (st.leader + w) % r.seats, "value": cards[w][1]})
         else:
             do({"do": "ritual", "cards": [list(c) for c in cards]})

@@ -25,6 +25,7 @@ from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import log
 from altar import sete_selos as ss
+from altar import sete_selos_cards as ssc
 from altar.core import Session
 from altar.rng import Rng
 from altar_host.randomplay import random_removal
@@ -67,7 +68,7 @@ class HeuristicBot(RandomBot):
     def play(self, seat, legal, trick, state):
         winning = []
         for c in legal:
-            if ss.ritual_winner(trick + [c]) == len(trick):
+            if ssc.ritual_winner(trick + [c]) == len(trick):
                 winning.append(c)
         if winning:
             return min(winning, key=lambda c: (c[0] == 0, c[1], c[0]))

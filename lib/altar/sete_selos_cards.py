@@ -1,0 +1,91 @@
+"""Cthulhu: Sete Selos' referee entry: a ritual's cards as the table played
+them.
+
+A log that names a ritual's cards loads this module; quick entry (winner and
+value), what the device journals, never does. Here the cards are parsed,
+checked against what the series has shown (each card once a series; a seat
+that did not follow a sign cannot hold it later, the Banished excepted), and
+the ritual's winner found. What happens when a ritual ends is
+altar.sete_selos.
+"""
+
+from altar.core import Rejected, keys, need_int, need_list
+from altar.sete_selos import CARDS
+
+
+def ritual_winner(cards):
+    """Index of the winning card among (sign, value) pairs in play order.
+
+    Trumps (sign 0) compete if any was played, else the altar card's sign;
+    the highest value wins, but a 1 beats the 7 of the same sign.
+    """
+    comp = cards[0][0]
+    for c in cards:
+        if c[0] == 0:
+            comp = 0
+    best = -1
+    one = -1
+    seven = False
+    for i in range(len(cards)):
+        s, v = cards[i]
+        if s != comp:
+            continue
+        if v == 1:
+            one = i
+        elif v == 7:
+            seven = True
+        if best < 0 or v > cards[best][1]:
+            best = i
+    return one if one >= 0 and seven else best
+
+
+def check(st, t):
+    r = st.rules
+    for i in range(1, len(t)):
+        c = t[i]
+        s = c >> 3
+        for j in range(1, i):
+            if t[j] == c:
+                raise Rejected("card [%d, %d] is played twice" % (s, c & 7))
+        if st.played[s] >> (c & 7) & 1:
+            raise Rejected("card [%d, %d] was already played in this series" % (s, c & 7))
+        seat = (st.leader + i - 1) % r.seats
+        if seat != r.banished and st.void[seat] >> s & 1:
+            raise Rejected("seat %d did not follow sign %d earlier in this series, "
+                           "so it cannot hold card [%d, %d]" % (seat, s, s, c & 7))
+
+
+def apply(st, t):
+    r = st.rules
+    lead = t[1] >> 3
+    cards = []
+    for i in range(1, len(t)):
+        c = t[i]
+        st.played[c >> 3] |= 1 << (c & 7)
+        seat = (st.leader + i - 1) % r.seats
+        # Not following means not able to: that seat lacks the sign.
+        if c >> 3 != lead and seat != r.banished:
+            st.void[seat] |= 1 << lead
+        cards.append((c >> 3, c & 7))
+    w = ritual_winner(cards)
+    st.resolve((st.leader + w) % r.seats, cards[w][1])
+
+
+def parse(rules, d):
+    keys(d, ("do", "cards"))
+    n = rules.seats
+    cards = need_list(d["cards"], "cards", n, n)
+    t = [CARDS]
+    for c in cards:
+        if type(c) is not list or len(c) != 2:
+            raise Rejected("a card must be [sign, value]")
+        s = need_int(c[0], "a card's sign", 0, 3)
+        v = need_int(c[1], "a card's value", 1, 7)
+        if not rules.signs >> s & 1:
+            raise Rejected("sign %d is not in play with %d players" % (s, rules.humans))
+        t.append(s * 8 + v)
+    return bytes(t)
+
+
+def unparse(t):
+    return {"do": "ritual", "cards": [[c >> 3, c & 7] for c in t[1:]]}
