@@ -118,21 +118,14 @@ _MPY_LOCK = threading.Lock()
 
 
 def mpy_tree():
-    """lib/altar and firmware/altar_fw compiled once by CircuitPython's
-    mpy-cross into a folder of .mpy files (removed at exit)."""
+    """lib/altar and firmware/altar_fw compiled once, as `altar deploy`
+    compiles them, by CircuitPython's mpy-cross (removed at exit)."""
+    from altar_host.deploy import compile_tree
     with _MPY_LOCK:
         if not _MPY:
-            exe = os.path.join(CIRCUITPYTHON, "bin", "mpy-cross")
             d = tempfile.mkdtemp(prefix="altar-mpy-")
             atexit.register(shutil.rmtree, d, True)
-            for pkg, src in (("altar", os.path.join(LIB, "altar")),
-                             ("altar_fw", os.path.join(FIRMWARE, "altar_fw"))):
-                os.makedirs(os.path.join(d, pkg))
-                for f in sorted(os.listdir(src)):
-                    if f.endswith(".py"):
-                        subprocess.run([exe, "-o", os.path.join(d, pkg, f[:-3] + ".mpy"),
-                                        os.path.join(src, f)], check=True, timeout=60)
-            _MPY.append(d)
+            _MPY.append(compile_tree(os.path.join(CIRCUITPYTHON, "bin", "mpy-cross"), d))
         return _MPY[0]
 
 

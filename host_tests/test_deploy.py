@@ -39,7 +39,8 @@ def fake_mpy_cross(where, head, name=None):
     """A compiler that writes `head` (bytes) as every .mpy file."""
     exe = where / (name or "mpy-cross-" + head.hex())
     octal = "".join("\\%03o" % b for b in head)
-    exe.write_text("#!/bin/sh\n# -o OUT SRC\nprintf '%s' > \"$2\"\n" % octal)
+    exe.write_text("#!/bin/sh\n# [flags] -o OUT SRC\nwhile [ \"$1\" != -o ]; do shift; done\n"
+                   "printf '%s' > \"$2\"\n" % octal)
     exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
     return str(exe)
 
