@@ -17,6 +17,7 @@ from what the flash holds. Every VM must print the same bytes.
 import os
 import sys
 
+from altar.core import small_heap
 from altar.jsonout import dump
 from altar.rng import Rng
 from altar_fw import journal as J
@@ -140,6 +141,7 @@ def step(ui, rng, k):
 
 def game(index, players, seed, cut=0):
     """Game `index` of the new-game list, played by a seeded random player."""
+    small_heap()               # as code.py does
     rng = Rng(seed)
     path = "/tmp/altar-vm-flash-%d" % int.from_bytes(os.urandom(4), "little")
     nvm = Flash(path, cut, seed + 1)

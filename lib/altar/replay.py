@@ -5,11 +5,13 @@ Runs unchanged under MicroPython: `MICROPYPATH=lib micropython -m altar.replay L
 
 import sys
 
+from altar.core import small_heap
 from altar.jsonout import dump
 from altar.log import LogError, load
 
 
 def main(argv):
+    small_heap()
     if len(argv) != 2:
         sys.stderr.write("usage: python -m altar.replay LOG\n")
         return 2
