@@ -11,7 +11,6 @@ small.
 """
 
 from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
-from altar.rng import Rng
 
 NAME = "fantasmagoria"
 ROUNDS = const(3)
@@ -197,6 +196,7 @@ class State:
         tied = [s for s in range(r.seats) if self.track[s] == low]
         if len(tied) > 1:
             # The spirit chooses, from the session's seed: a replay agrees.
+            from altar.rng import Rng      # needed only here: loaded only then
             tied = [tied[Rng(r.seed).below(len(tied))]]
             self.spirit = True
         self.winners = tied
