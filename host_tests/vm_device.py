@@ -38,6 +38,7 @@ class Flash:
 
     def __init__(self, path, cut, seed):
         self.f = open(path, "w+b")
+        os.remove(path)         # gone with the process, even one the heap runs out on
         for _ in range(16):
             self.f.write(b"\xff" * 256)
         self.cut = cut
@@ -180,7 +181,6 @@ def game(index, players, seed, cut=0):
     print("journal frames=%d bytes=%d torn=%d skipped=%d" % (lines[0] - 3, j.end, j.torn, skipped))
     print("replay same=%s" % (s.view() == view))
     nvm.close()
-    os.remove(path)
     dump(s.view(), sys.stdout.write)     # streamed, as the replay does
     print()
 

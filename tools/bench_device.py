@@ -40,6 +40,7 @@ SCRIPT = os.path.join(ROOT, "host_tests", "vm_device.py")
 CP_HOME = os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")
 
 from benchmd import smallest_heap  # noqa: E402
+from altar_host.deploy import compile_module, compile_tree  # noqa: E402
 
 # (game index in the new-game list, players, seed). The first seeds are the
 # ones this benchmark always used; the three added with the other player
@@ -117,15 +118,9 @@ def steady(mode, g, ref):
 
 
 def compile_mpy(tmp, cross):
-    os.makedirs(tmp)
-    for pkg, src in (("altar", os.path.join(ROOT, "lib", "altar")),
-                     ("altar_fw", os.path.join(ROOT, "firmware", "altar_fw"))):
-        os.makedirs(os.path.join(tmp, pkg))
-        for f in sorted(os.listdir(src)):
-            if f.endswith(".py"):
-                subprocess.run([cross, "-o", os.path.join(tmp, pkg, f[:-3] + ".mpy"),
-                                os.path.join(src, f)], check=True)
-    subprocess.run([cross, "-o", os.path.join(tmp, "vm_device.mpy"), SCRIPT], check=True)
+    # As `altar deploy` compiles for the board; vm_device is compiled too.
+    compile_tree(cross, tmp)
+    compile_module(cross, SCRIPT, os.path.join(tmp, "vm_device.mpy"), "vm_device.py")
     return tmp
 
 

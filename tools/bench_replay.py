@@ -52,6 +52,7 @@ sys.path[:0] = [LIB, os.path.join(ROOT, "tools")]
 
 from altar import log  # noqa: E402
 from benchmd import smallest_heap  # noqa: E402
+from altar_host.deploy import compile_tree  # noqa: E402
 from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game  # noqa: E402
 
 # (game label, log-name prefix, generator, engine module the log's header
@@ -220,16 +221,8 @@ def build_logs(tmp, seeds):
 # -- 2. smallest heap ------------------------------------------------------------
 
 def compile_mpy(tmp, vm):
-    pkg = os.path.join(tmp, "mpy-" + vm, "altar")
-    os.makedirs(pkg)
-    for fn in sorted(os.listdir(os.path.join(LIB, "altar"))):
-        if fn.endswith(".py"):
-            rc, so, se = run([VMS[vm]["cross"], "-s", "altar/" + fn, "-o",
-                              os.path.join(pkg, fn[:-3] + ".mpy"), os.path.join(LIB, "altar", fn)])
-            if rc != 0:
-                sys.exit("bench_replay: %s %s failed: %s" % (VMS[vm]["cross"], fn,
-                                                              (so + se).decode()))
-    return os.path.dirname(pkg)
+    # As `altar deploy` compiles for the board (each VM with its own mpy-cross).
+    return compile_tree(VMS[vm]["cross"], os.path.join(tmp, "mpy-" + vm))
 
 
 def vm_replay(mode, lg, heap, code=REPLAY_C):

@@ -40,6 +40,7 @@ sys.path[:0] = [os.path.join(ROOT, "lib"), os.path.join(ROOT, "tools")]
 from altar import log  # noqa: E402
 from bench_replay import GAMES, longest, machine  # noqa: E402
 from benchmd import write_section  # noqa: E402
+from altar_host.deploy import compile_module, compile_tree  # noqa: E402
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 CP_BIN = os.path.join(SHARED, "circuitpython", "bin")
@@ -103,21 +104,11 @@ def build_logs(folder, seeds):
 
 
 def compile_all(out):
-    jobs = []
-    for pkg, src in (("altar", os.path.join(ROOT, "lib", "altar")),
-                     ("altar_fw", os.path.join(ROOT, "firmware", "altar_fw"))):
-        os.makedirs(os.path.join(out, pkg))
-        for fn in sorted(os.listdir(src)):
-            if fn.endswith(".py"):
-                jobs.append((os.path.join(src, fn), os.path.join(out, pkg, fn[:-3] + ".mpy"),
-                             pkg + "/" + fn))
+    # As `altar deploy` compiles for the board; the two scripts too.
+    compile_tree(CP_MPY_CROSS, out)
     for path in (VM_DEVICE, DRIVER):
         fn = os.path.basename(path)
-        jobs.append((path, os.path.join(out, fn[:-3] + ".mpy"), fn))
-    for src, dst, name in jobs:
-        rc, so, se = run([CP_MPY_CROSS, "-s", name, "-o", dst, src])
-        if rc:
-            sys.exit("bench_speed: mpy-cross %s failed: %s" % (name, so + se))
+        compile_module(CP_MPY_CROSS, path, os.path.join(out, fn[:-3] + ".mpy"), fn)
 
 
 # -- the three places the driver runs ---------------------------------------------

@@ -153,9 +153,24 @@ def time_read(nvm):
     return run
 
 
-def ram_flash(*args):
-    """The sector as a bytearray: on the board microcontroller.nvm writes in C."""
-    return bytearray(b"\xff" * 4096)
+class RamFlash:
+    """The sector in a bytearray: on the board microcontroller.nvm writes in
+    C, not through vm_device's Python model of the flash's rules."""
+
+    def __init__(self, *args):
+        self.b = bytearray(b"\xff" * 4096)
+
+    def __len__(self):
+        return 4096
+
+    def __getitem__(self, i):
+        return self.b[i]
+
+    def __setitem__(self, i, v):
+        self.b[i] = v
+
+    def close(self):
+        pass
 
 
 def time_gc():
@@ -177,7 +192,7 @@ def keys(seed, reps):
     V.dump = quiet
     V.print = quiet
     if hasattr(V, "Flash"):
-        V.Flash = ram_flash      # not the Python model of the flash's rules
+        V.Flash = RamFlash       # not the Python model of the flash's rules
     per = None          # per press: its best time over the timed games
     totals = []
     names = []
