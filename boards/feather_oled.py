@@ -2,10 +2,15 @@
 i2cdisplaybus, buttons A/B/C, the Feather's NeoPixel.
 
 Pins: the FeatherWing's buttons A = D9, B = D6, C = D5 (active low, pull-up)
-and its display at I2C address 0x3C, 128x64, rotation 0, as in Adafruit's
-128x64 OLED FeatherWing guide and Adafruit_CircuitPython_DisplayIO_SH1107
-examples/displayio_sh1107_simpletest.py; NEOPIXEL = GPIO16 from CircuitPython's
-ports/raspberrypi/boards/adafruit_feather_rp2040/pins.c.
+and its display at I2C address 0x3C, as in Adafruit's 128x64 OLED FeatherWing
+guide; NEOPIXEL = GPIO16 from CircuitPython's
+ports/raspberrypi/boards/adafruit_feather_rp2040/pins.c. The display is
+`SH1107(bus, width=128, height=64)`, the wing's call in
+Adafruit_CircuitPython_DisplayIO_SH1107 (its README and the docstring of
+DISPLAY_OFFSET_ADAFRUIT_FEATHERWING_OLED_4650). The rotation sets the
+multiplex ratio: since 1.7.2 the library no longer adds 90 to it and 90 is
+the default, so rotation=0 now drives 128 rows and garbles the wing; the
+call without a rotation is right for old releases and new.
 
 Three buttons speak the 4-input grammar with holds: A = PREV (hold: BACK),
 B = OK, C = NEXT (hold: UNDO).
@@ -33,7 +38,7 @@ def build():
 
     displayio.release_displays()
     bus = i2cdisplaybus.I2CDisplayBus(board.I2C(), device_address=0x3C)
-    display = SH1107(bus, width=WIDTH, height=HEIGHT, rotation=0)
+    display = SH1107(bus, width=WIDTH, height=HEIGHT)
     keys = keypad.Keys((board.D9, board.D6, board.D5), value_when_pressed=False, pull=True)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
     return display, keys, pixels, None

@@ -9,7 +9,7 @@ NEOPIXEL = GP19.
 
 Keys, top left first, three a row: 1..7 pick option 1..7 (an Elder, a value,
 a seat), then PREV, NEXT; bottom row: BACK (hold: UNDO), -, OK. The encoder
-turns through options, its switch is OK.
+turns through options (clockwise: NEXT), its switch is OK.
 """
 
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
@@ -34,5 +34,8 @@ def build():
     pins = [getattr(board, "KEY%d" % (i + 1)) for i in range(12)] + [board.ENCODER_SWITCH]
     keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
-    encoder = rotaryio.IncrementalEncoder(board.ROTA, board.ROTB)
+    # ROTB first: rotaryio then counts a clockwise turn up, as Adafruit's
+    # adafruit_macropad presents it (its `encoder` is the negated position of
+    # IncrementalEncoder(ROTA, ROTB)).
+    encoder = rotaryio.IncrementalEncoder(board.ROTB, board.ROTA)
     return board.DISPLAY, keys, pixels, encoder

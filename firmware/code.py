@@ -1,6 +1,7 @@
 """Altar on a CircuitPython board: pick the board's profile (board.board_id,
-or ALTAR_BOARD in settings.toml), build its hardware, load the font, run the
-app in the language of ALTAR_LANG ("pt", the default, or "en")."""
+or ALTAR_BOARD in settings.toml), build its hardware, load the font and the
+glyphs the screens draw, run the app in the language of ALTAR_LANG ("pt", the
+default, or "en")."""
 
 import os
 import sys
@@ -14,16 +15,20 @@ from adafruit_bitmap_font import bitmap_font
 
 import boards
 from altar_fw.app import App
+from altar_fw.canvas import glyphs
 
 # The build's terminalio font has no accents: the bundled subset of Terminus.
 FONT = "/fonts/altar-mono-12.bdf"
 
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))
 display, keys, pixels, encoder = profile.build()
+lang = os.getenv("ALTAR_LANG") or "pt"
+font = bitmap_font.load_font(FONT)
+font.load_glyphs(glyphs(lang))      # one pass over the file, not one per glyph
 app = App(display, keys, pixels, encoder, profile.KEYMAP, microcontroller.nvm,
-          bitmap_font.load_font(FONT), keypad.Event(), profile.SCALE, profile.COLOURS,
+          font, keypad.Event(), profile.SCALE, profile.COLOURS,
           write=sys.stdout.write, seed=int.from_bytes(os.urandom(4), "little") >> 1,
-          lang=os.getenv("ALTAR_LANG") or "pt")
+          lang=lang)
 while True:
     app.step(supervisor.ticks_ms())
     time.sleep(0.005)

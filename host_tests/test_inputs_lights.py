@@ -7,9 +7,9 @@ import select
 import sys
 import time
 
-from altar_fw.inputs import BACK, LONG_MS, NEXT, OK, PREV, UNDO, Presses
+from altar_fw.inputs import BACK, LONG_MS, NEXT, OK, PREV, UNDO, Presses, ticks_diff
 from altar_fw.lights import BANISHED, EFFECTS, SEAT_COLOURS, Lights
-from altar_host.emulator import Device, Pixels
+from altar_host.emulator import TICKS_START, TICKS_WRAP, Device, Pixels
 from device_driver import new_game, ritual
 from conftest import ROOT
 
@@ -48,6 +48,39 @@ def test_effects_are_distinct_short_and_end_on_the_leader():
     lights.seat(2, banished=2)
     lights.tick(t)
     assert px.shown == [BANISHED] * 12
+
+
+def test_ticks_diff_across_the_wrap():
+    assert ticks_diff(5, 3) == 2 and ticks_diff(3, 5) == -2
+    assert ticks_diff(100, TICKS_WRAP - 100) == 200
+    assert ticks_diff(TICKS_WRAP - 100, 100) == -200
+
+
+def test_an_effect_started_just_before_the_wrap_ends_on_time():
+    px = Pixels(1)
+    lights = Lights(px)
+    lights.seat(0)
+    t0 = TICKS_WRAP - 60
+    lights.start("reveal", t0)                   # "W.W.", 120 ms a frame
+    seen = []
+    for dt in range(0, 600, 10):
+        lights.tick((t0 + dt) % TICKS_WRAP)
+        seen.append(px.shown[0])
+    assert seen[:12] == [0xFFFFFF] * 12 and seen[12:24] == [0] * 12      # across the wrap
+    assert seen[24:36] == [0xFFFFFF] * 12 and seen[36:48] == [0] * 12
+    assert lights.effect is None and seen[48:] == [SEAT_COLOURS[0]] * 12
+
+
+def test_the_emulator_clock_runs_as_ticks_ms_and_a_hold_across_its_wrap_is_long():
+    dev = Device("feather-oled", capture=False)
+    assert dev.now == TICKS_START
+    dev.tick(TICKS_WRAP - TICKS_START - 300)
+    assert dev.now == TICKS_WRAP - 300
+    dev.press("ok")                                 # Sete Selos: how many players
+    dev.press("undo")                               # C held 700 ms, across the wrap
+    assert dev.now < 1000 and dev.text()[0] == dev.app.ui.T["nothing_undo"]
+    dev.boot()
+    assert dev.now == TICKS_START                   # power-on starts it over
 
 
 def test_a_reveal_flashes_the_pixels_on_the_device():

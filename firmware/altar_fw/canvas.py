@@ -13,6 +13,8 @@ scaled, so every board shows the same 20x5 text grid.
 
 import displayio
 
+from altar_fw.ui import GAMES, strings
+
 try:
     import bitmaptools
 except ImportError:
@@ -20,6 +22,24 @@ except ImportError:
 
 _BIG = 3      # the big number's scale
 _DIGITS = 2   # its width in characters
+# What the screens draw besides the language's strings: numbers, seats ("P1",
+# "Ban", "B"), Elders ("E7"), rounds ("R2"), marks (">" the leader, "*" the
+# best removal, "." empty, "[x]" chosen, "+3"/"-1" points) and "?", drawn for
+# a character the font lacks.
+_DRAWN = " 0123456789PBanER>*.:[]x+-?"
+
+
+def glyphs(lang):
+    """Every character the screens draw in a language, to load in one
+    `font.load_glyphs` at boot: the BDF loader reads the file from the top
+    for each glyph it has not loaded yet. The other language's letters stay
+    out (RAM)."""
+    chars = set(_DRAWN)
+    for text in strings(lang).values():
+        chars.update(text)
+    for game in GAMES:
+        chars.update(game[1])
+    return "".join(chars)
 
 
 class Canvas:

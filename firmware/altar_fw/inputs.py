@@ -22,7 +22,16 @@ UNDO = const(5)
 VALUE = const(16)   # VALUE + k, k = 1..9
 
 LONG_MS = const(600)
-_WRAP = const(0x20000000)   # keypad timestamps are supervisor ticks_ms, 29 bits
+# supervisor.ticks_ms (and keypad's timestamps) count 29 bits: they start at
+# 0x1FFF0000 and wrap to 0 about 65 s after power-on.
+_MASK = const(0x1FFFFFFF)
+_HALF = const(0x10000000)
+
+
+def ticks_diff(a, b):
+    """a - b for ticks_ms values across the wrap, as adafruit_ticks.ticks_diff
+    (right while they are less than 2**28 ms, 3 days, apart)."""
+    return ((a - b + _HALF) & _MASK) - _HALF
 
 
 class Presses:
@@ -44,6 +53,6 @@ class Presses:
             return 0          # a release without its press (events dropped)
         self.down[key] = -1
         short, long = self.keymap[key]
-        if long and (ms - t0) % _WRAP >= LONG_MS:
+        if long and ticks_diff(ms, t0) >= LONG_MS:
             return long
         return short

@@ -12,6 +12,8 @@ except ImportError:
     def const(x):
         return x
 
+from altar_fw.inputs import ticks_diff
+
 # P1..P4, then the Banished Cultist (seat 2 with 2 players uses its own).
 SEAT_COLOURS = (0xFF2000, 0x00C000, 0x0040FF, 0xFFA000)
 BANISHED = const(0x9000FF)
@@ -62,7 +64,7 @@ class Lights:
         """Bring the pixels up to date; True if they changed."""
         f = -1
         if self.effect is not None:
-            f = (now - self.t0) // _STEP
+            f = ticks_diff(now, self.t0) // _STEP    # ticks_ms wraps at 2**29
             if f >= len(self.effect):
                 self.effect = None
                 f = -1

@@ -34,7 +34,7 @@ def draw(dev):
             row.append(QUAD[q])
         out.append("".join(row))
     px = "".join("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (c >> 16, c >> 8 & 255, c & 255)
-                 for c in dev.pixels.shown)
+                 for c in dev.lit())
     out.append("pixels " + px)
     return "\n".join(out)
 
@@ -63,7 +63,7 @@ def monkey(dev, n, rng):
     keys = len(dev.profile.KEYMAP)
     for _ in range(n):
         if dev.encoder and rng.random() < 0.2:
-            dev.encoder.position += rng.choice((-1, 1))
+            dev.encoder.turn(rng.choice((-1, 1)))
             dev.tick(rng.randrange(5, 200))
             continue
         dev.key(rng.randrange(keys), rng.choice((30, 80, 200, 700, 1500)))

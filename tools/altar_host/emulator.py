@@ -1,23 +1,33 @@
 """The device on CPython: the firmware's own modules with fake hardware that
 keeps CircuitPython's APIs (Blinka and adafruit-blinka-displayio underneath).
 
+- Hardware: one power-on of a board. The profile's own build() runs on fake
+  `board` (the board's pins), `busio`, `keypad`, `neopixel`, `rotaryio`,
+  `pwmio` and display driver modules; displayio and its buses stay Blinka's.
 - FrameDisplay: a busdisplay.BusDisplay without a bus; each refreshed area is
   copied into an RGB framebuffer (mono boards show it as the panel would).
+  It is board.DISPLAY, and what a display driver makes.
 - Keys: keypad's EventQueue API (get, get_into) fed by the emulator, with
   timestamps from a virtual clock (Blinka's keypad scans pins in a thread
   and its deinit hangs).
 - Pixels: a NeoPixel-like strip.
+- Encoder: rotaryio.IncrementalEncoder on the board's knob, counting a
+  clockwise turn up or down by the order of its pins, as the board does.
 - FlashNVM: microcontroller.nvm with RP2040 flash rules, in memory or a file:
   a write into erased (0xFF) bytes programs them; any other write erases the
   4 KB sector and programs it again. A power cut can be set to strike after
   k bytes of the next write (PowerCut is raised; the device reboots).
-- Device: a board profile, those fakes and the firmware's App, on a
-  virtual millisecond clock; `press("ok")`, `text()`, `png()`, `reboot()`.
+- Device: a board profile, those fakes and the firmware's App, on a virtual
+  millisecond clock that runs as supervisor.ticks_ms does (from 0x1FFF0000,
+  wrapping at 2**29 about 65 s in); `press("ok")`, `turn(1)`, `text()`,
+  `png()`, `boot()`.
 """
 
 import contextlib
 import io
 import os
+import sys
+import types
 import zlib
 
 # Blinka prints a warning on stdout when it imports on a PC ("GENERIC_X86 is
@@ -25,15 +35,19 @@ import zlib
 with contextlib.redirect_stdout(io.StringIO()):
     import busdisplay
     import displayio
+    import fourwire
     from adafruit_bitmap_font import bitmap_font
     from displayio._area import Area
 
 import boards
 from altar_fw import inputs
 from altar_fw.app import App
+from altar_fw.canvas import glyphs
 from altar_fw.journal import BEGIN, END
 
 SECTOR = 4096
+TICKS_START = 0x1FFF0000   # supervisor.ticks_ms at power-on
+TICKS_WRAP = 1 << 29       # it counts 29 bits
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The font the board loads from /fonts (see firmware/code.py).
 FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bdf")
@@ -142,10 +156,12 @@ class EventQueue:
 
 
 class Keys:
-    """keypad.Keys without pins."""
+    """keypad.Keys: its pins are never scanned, the emulator feeds its events."""
 
-    def __init__(self, n):
-        self.key_count = n
+    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64,
+                 debounce_threshold=1):
+        self.pins = tuple(pins)
+        self.key_count = len(self.pins)
         self.events = EventQueue()
 
 
@@ -173,6 +189,32 @@ class Pixels:
     def show(self):
         self.shown = list(self.buf)
         self.shows += 1
+
+
+class NeoPixel(Pixels):
+    """neopixel.NeoPixel: a strip on a pin."""
+
+    def __init__(self, pin, n, *, bpp=3, brightness=1.0, auto_write=True, pixel_order=None):
+        super().__init__(n)
+        self.pin = pin
+
+
+class Encoder:
+    """rotaryio.IncrementalEncoder on the pins (a, b). A turn of the board's
+    knob counts up when (a, b) is `clockwise` and the turn is clockwise, down
+    when either is the other way round; on other pins it counts nothing."""
+
+    def __init__(self, pin_a, pin_b, clockwise):
+        self.pins = (pin_a, pin_b)
+        self.clockwise = clockwise
+        self.position = 0
+
+    def turn(self, clicks):
+        """The knob turns `clicks` detents clockwise (negative: anticlockwise)."""
+        if self.pins == self.clockwise:
+            self.position += clicks
+        elif self.pins == self.clockwise[::-1]:
+            self.position -= clicks
 
 
 class FrameDisplay(busdisplay.BusDisplay):
@@ -215,6 +257,190 @@ class FrameDisplay(busdisplay.BusDisplay):
         if self.mono:     # an OLED pixel is on or off
             return (255, 255, 255) if r * 3 + g * 6 + b > 1280 else (0, 0, 0)
         return r, g, b
+
+
+# -- the board a profile's build() runs on ---------------------------------------------
+
+class Pin:
+    """microcontroller.Pin: one GPIO, whatever names the board gives it."""
+
+    def __init__(self, gpio):
+        self.gpio = gpio
+
+    def __repr__(self):
+        return "GPIO%d" % self.gpio
+
+
+# Each board by its profile: `board.board_id`; the names its `board` module
+# gives the GPIOs (CircuitPython's ports/raspberrypi/boards/<board_id>/pins.c);
+# the built-in display's size; the knob's pins (a, b) with which rotaryio
+# counts a clockwise turn up (adafruit_macropad's `encoder`, up clockwise, is
+# the negated position of IncrementalEncoder(ROTA, ROTB)); and an RGB LED's
+# pins, R, G, B (the Pico Display Pack's, active low).
+BOARDS = {
+    "macropad": {
+        "board_id": "adafruit_macropad_rp2040",
+        "pins": dict([("KEY%d" % k, k) for k in range(1, 13)], ENCODER_SWITCH=0, BUTTON=0,
+                     LED=13, SPEAKER=16, ENCODER_A=17, ROTA=17, ENCODER_B=18, ROTB=18,
+                     NEOPIXEL=19, SDA=20, SCL=21),
+        "display": (128, 64),
+        "knob": ("ROTB", "ROTA"),
+    },
+    "pico_display": {
+        "board_id": "raspberry_pi_pico",
+        "pins": dict([("GP%d" % n, n) for n in list(range(23)) + [25, 26, 27, 28]], LED=25),
+        "rgb": ("GP6", "GP7", "GP8"),
+    },
+    "feather_oled": {
+        "board_id": "adafruit_feather_rp2040",
+        "pins": dict(D4=6, D5=7, D6=8, D9=9, D10=10, D11=11, D12=12, D13=13, LED=13, D24=24,
+                     D25=25, SDA=2, SCL=3, NEOPIXEL=16),
+    },
+}
+
+
+class Lock:
+    """busio's bus lock: try_lock fails while it is held."""
+
+    locked = False
+
+    def try_lock(self):
+        if self.locked:
+            return False
+        self.locked = True
+        return True
+
+    def unlock(self):
+        self.locked = False
+
+
+class I2C(Lock):
+    """busio.I2C (board.I2C()): keeps each write as (address, bytes)."""
+
+    def __init__(self):
+        self.writes = []
+
+    def writeto(self, address, buffer, *, start=0, end=None):
+        self.writes.append((address, bytes(buffer[start:end])))
+
+    def deinit(self):
+        pass
+
+
+class SPI(Lock):
+    """busio.SPI: its pins; what it writes goes nowhere."""
+
+    def __init__(self, clock, MOSI=None, MISO=None, half_duplex=False):
+        self.pins = (clock, MOSI, MISO)
+
+    def configure(self, *, baudrate=100000, polarity=0, phase=0, bits=8):
+        pass
+
+    def write(self, buffer, *, start=0, end=None):
+        pass
+
+    def deinit(self):
+        pass
+
+
+class DigitalInOut:
+    """digitalio.DigitalInOut: a line that keeps its value."""
+
+    def __init__(self, pin):
+        self.pin = pin
+        self.value = False
+
+    def switch_to_output(self, value=False, drive_mode=None):
+        self.value = value
+
+    def deinit(self):
+        pass
+
+
+class PWMOut:
+    """pwmio.PWMOut: keeps its duty cycle."""
+
+    def __init__(self, pin, *, duty_cycle=0, frequency=500, variable_frequency=False):
+        self.pin = pin
+        self.duty_cycle = duty_cycle
+        self.frequency = frequency
+
+    def deinit(self):
+        pass
+
+
+def _module(name, **attrs):
+    m = types.ModuleType(name)
+    m.__dict__.update(attrs)
+    return m
+
+
+class Hardware:
+    """One power-on of a board (a BOARDS key): the modules its profile's
+    build() imports. `screen(width, height)` makes a display: board.DISPLAY,
+    and what the fake display drivers return; `drivers` puts real driver
+    modules in their place, by name. displayio, i2cdisplaybus and fourwire are
+    Blinka's, on `i2c` (board.I2C(), which keeps what it carries) and `spis`.
+    `pwms` are the PWM outputs made."""
+
+    def __init__(self, name, screen, drivers=None):
+        spec = BOARDS[name]
+        self.screen = screen
+        self.i2c = I2C()
+        self.spis = []
+        self.pwms = []
+        gpios = {}
+        pins = {n: gpios.setdefault(g, Pin(g)) for n, g in spec["pins"].items()}
+        self.knob = tuple(pins[n] for n in spec.get("knob", ()))
+        self.rgb = tuple(pins[n] for n in spec.get("rgb", ()))
+        board = _module("board", board_id=spec["board_id"], I2C=lambda: self.i2c, **pins)
+        if "display" in spec:
+            displayio.release_displays()     # as the core does before it makes board.DISPLAY
+            board.DISPLAY = screen(*spec["display"])
+        self.modules = {
+            "board": board,
+            "busio": _module("busio", SPI=self._spi),
+            "digitalio": _module("digitalio", DigitalInOut=DigitalInOut),
+            "keypad": _module("keypad", Keys=Keys, Event=Event, EventQueue=EventQueue),
+            "neopixel": _module("neopixel", NeoPixel=NeoPixel),
+            "rotaryio": _module("rotaryio", IncrementalEncoder=self._encoder),
+            "pwmio": _module("pwmio", PWMOut=self._pwm),
+            "adafruit_displayio_sh1107": _module("adafruit_displayio_sh1107", SH1107=self._driver),
+            "adafruit_st7789": _module("adafruit_st7789", ST7789=self._driver),
+        }
+        self.modules.update(drivers or {})
+
+    def _spi(self, *args, **kw):
+        self.spis.append(SPI(*args, **kw))
+        return self.spis[-1]
+
+    def _pwm(self, *args, **kw):
+        self.pwms.append(PWMOut(*args, **kw))
+        return self.pwms[-1]
+
+    def _encoder(self, pin_a, pin_b):
+        return Encoder(pin_a, pin_b, self.knob)
+
+    def _driver(self, bus, **kw):
+        return self.screen(kw["width"], kw["height"])
+
+    def build(self, profile):
+        """The profile's build() on this board: (display, keys, pixels, encoder)."""
+        saved = {name: sys.modules.get(name) for name in self.modules}
+        sys.modules.update(self.modules)
+        # Blinka's FourWire drives its command and chip select lines with
+        # digitalio, which has no pins on a PC.
+        lines = fourwire.digitalio
+        fourwire.digitalio = self.modules["digitalio"]
+        try:
+            return profile.build()
+        finally:
+            fourwire.digitalio = lines
+            for name, m in saved.items():
+                if m is None:
+                    del sys.modules[name]
+                else:
+                    sys.modules[name] = m
 
 
 # -- PNG, written and read without Pillow (filter 0, 8-bit RGB) ------------------
@@ -267,27 +493,30 @@ class Device:
 
     def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True, lang="pt"):
         self.profile = boards.load(board.replace("-", "_"))
-        p = self.profile
         self.name = board
         self.lang = lang
+        self.capture = capture
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.seed = seed
         self.serial = serial if serial is not None else []
-        self.now = 0
-        displayio.release_displays()    # as a profile's build() does; Blinka allows one
-        self.display = FrameDisplay(p.WIDTH, p.HEIGHT, p.COLOURS == (0xFFFFFF, 0), capture)
-        self.pixels = Pixels(p.PIXELS)
         self.font = load_font()
         self.boots = 0
         self.cuts = 0
         self.pressed = []          # every key word pressed, in order
         self.boot()
 
+    def screen(self, width, height):
+        """A display of the board (Blinka allows one: build() releases the last)."""
+        return FrameDisplay(width, height, self.profile.COLOURS == (0xFFFFFF, 0), self.capture)
+
     def boot(self):
-        """Power on: the firmware starts over from the journal in NVM."""
+        """Power on: code.py's start (the profile's build(), the glyphs), then
+        the firmware starts over from the journal in NVM."""
         p = self.profile
-        self.keys = Keys(len(p.KEYMAP))
-        self.encoder = Encoder() if p.ENCODER else None
+        self.now = TICKS_START
+        self.hardware = Hardware(self.name.replace("-", "_"), self.screen)
+        self.display, self.keys, self.pixels, self.encoder = self.hardware.build(p)
+        self.font.load_glyphs(glyphs(self.lang))
         self.app = App(self.display, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
                        self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,
                        self.seed + self.boots, self.lang)
@@ -295,7 +524,7 @@ class Device:
 
     def tick(self, ms):
         """Let ms pass and run the loop; a power cut reboots the device."""
-        self.now += ms
+        self.now = (self.now + ms) % TICKS_WRAP
         try:
             self.app.step(self.now)
         except PowerCut:
@@ -321,9 +550,13 @@ class Device:
             if long == want:
                 return self.key(k, inputs.LONG_MS + 100)
         if self.encoder and want in (inputs.PREV, inputs.NEXT):
-            self.encoder.position += 1 if want == inputs.NEXT else -1
-            return self.tick(40)
+            return self.turn(1 if want == inputs.NEXT else -1)
         raise KeyError("%s has no key for %r" % (self.name, word))
+
+    def turn(self, clicks):
+        """Turn the knob `clicks` detents clockwise (negative: anticlockwise)."""
+        self.encoder.turn(clicks)
+        self.tick(40)
 
     def can(self, word):
         want = inputs.VALUE + int(word) if word.isdigit() else WORDS[word]
@@ -332,6 +565,15 @@ class Device:
     def text(self):
         """The text rows the screen shows now."""
         return [r[0] for r in self.app.canvas.shown]
+
+    def lit(self):
+        """The colour each LED shows (0xRRGGBB): a strip's, or an RGB LED's
+        from its three PWM outputs (active low)."""
+        if isinstance(self.pixels, Pixels):
+            return self.pixels.shown
+        duty = {p.pin: p.duty_cycle for p in self.hardware.pwms}
+        return [sum((0xFFFF - duty[pin]) >> 8 << 16 - 8 * i
+                    for i, pin in enumerate(self.hardware.rgb))]
 
     def png(self, scale=1):
         d = self.display
@@ -348,17 +590,10 @@ _FONT = []
 
 
 def load_font():
-    """The board's font, loaded once: glyphs are read on demand and never change."""
+    """The board's font, loaded once: glyphs never change once read."""
     if not _FONT:
         _FONT.append(bitmap_font.load_font(FONT))
     return _FONT[0]
-
-
-class Encoder:
-    """rotaryio.IncrementalEncoder."""
-
-    def __init__(self):
-        self.position = 0
 
 
 def dump_to_log(text):
