@@ -14,12 +14,14 @@ import supervisor
 from adafruit_bitmap_font import bitmap_font
 
 import boards
+from altar.core import small_heap
 from altar_fw.app import App
 from altar_fw.canvas import glyphs
 
 # The build's terminalio font has no accents: the bundled subset of Terminus.
 FONT = "/fonts/altar-mono-12.bdf"
 
+small_heap()      # a collection every 1 KB: a small heap that stays unfragmented
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))
 display, keys, pixels, encoder = profile.build()
 lang = os.getenv("ALTAR_LANG") or "pt"
