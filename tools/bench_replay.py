@@ -537,9 +537,13 @@ size passes, *lowest* the smallest that passed. The step is {cp_step} bytes on t
 (the allocation table comes out of it: {cp_heap24} bytes on the 32-bit VM,
 {mp_heap24} on the 64-bit one). "Live" is `gc.mem_alloc()` after
 `gc.collect()` with the engine and the log's game module imported, then the
-extra once the log is loaded and viewed. The .mpy runs put only `altar/*.mpy`
-on `MICROPYPATH`, made by each VM's own mpy-cross (CircuitPython 10 refuses
-MicroPython's); {m_note}.
+extra once the log is loaded and viewed (a log that names cards also loads
+the game's referee-entry module then, e.g. `fantasmagoria_cards`). The .mpy
+runs put only `altar/*.mpy` on `MICROPYPATH`, made by each VM's own
+mpy-cross as `altar deploy` compiles (`-O3`: no line numbers; CircuitPython
+10 refuses MicroPython's); {m_note}. The replay sets the heap policy the
+device sets (`altar.core.small_heap`: a collection after every 1 KB
+allocated).
 
 Time per action comes from a driver that reads the log, replays it once to
 warm up, then times `log.load()` of its lines in a loop inside one process
