@@ -9,12 +9,13 @@ sector is rewritten only for a new game or to compact a full journal.
 Frame: [n] [n payload bytes] [check]; n is 1..250 (0xFF means "erased, the
 end"), check a CRC-8 of n and the payload that is never 0xFF. The first frame
 is the session header (JSON text), every later one an action record
-(`encode`) or UNDO. A power cut leaves at most one torn frame, the last one
-written: its length byte says how far to skip, so frames appended after the
-reboot still count. At most the action being written is lost.
+(`altar.core.encode`, as the session keeps it) or UNDO. A power cut leaves at
+most one torn frame, the last one written: its length byte says how far to
+skip, so frames appended after the reboot still count. At most the action
+being written is lost.
 """
 
-from altar.core import Rejected, Session
+from altar.core import Rejected, Session, decode, encode
 from altar.jsonin import loads
 from altar.jsonout import dump, dumps
 
@@ -36,32 +37,6 @@ def crc8(data, n):
         for _ in range(8):
             c = (c << 1 ^ 0x07) & 0xFF if c & 0x80 else c << 1
     return 0 if c == 0xFF else c
-
-
-def encode(t):
-    """An engine record (ints) as bytes: zigzag varints."""
-    out = bytearray()
-    for v in t:
-        z = v << 1 if v >= 0 else (-v << 1) - 1
-        while z > 0x7F:
-            out.append(z & 0x7F | 0x80)
-            z >>= 7
-        out.append(z)
-    return bytes(out)
-
-
-def decode(b):
-    out = []
-    z = 0
-    shift = 0
-    for x in b:
-        z |= (x & 0x7F) << shift
-        shift += 7
-        if not x & 0x80:
-            out.append(z >> 1 if not z & 1 else -((z + 1) >> 1))
-            z = 0
-            shift = 0
-    return tuple(out)
 
 
 def frame(payload):
@@ -191,7 +166,7 @@ class Store:
     def compact(self):
         """A full journal keeps only what the game still holds (no undos)."""
         try:
-            self.journal.rewrite(self.header, [encode(t) for t in self.session.history])
+            self.journal.rewrite(self.header, list(self.session.records()))
         except ValueError:
             return False
         return True

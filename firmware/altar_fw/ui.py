@@ -172,7 +172,7 @@ class Ui:
         self.info(self.T["full"], self.T["full_text"])
 
     def undo(self):
-        if self.session is None or not self.session.history:
+        if self.session is None or not self.session.kept:
             self.notice = self.T["nothing_undo"]
             return
         self.session.undo()

@@ -2,12 +2,13 @@
 
 A game module provides `Rules` (fixed for a session: players, options),
 `State` (mutable), `parse(rules, obj)` turning a log action into a compact
-record (bytes: a verb code, then small ints), and `unparse(t)` turning it
+record (a verb code, then small ints), and `unparse(t)` turning it
 back. `State.check(t)`
 raises `Rejected` without touching anything; `State.apply(t)` then changes
 the state and never fails. Undo replays the kept records from a reset state,
-so it is exact at any depth by construction, and the same records are what
-the device journals.
+so it is exact at any depth by construction. The session keeps its records
+encoded in one bytearray (`encode`), as the device journals them: a list of
+small tuples would take several times the heap.
 """
 
 try:
@@ -122,6 +123,33 @@ def game_module(name):
     raise Rejected("unknown game; expected one of %s" % ", ".join(GAMES))
 
 
+def encode(t):
+    """A record (ints) as bytes: zigzag varints."""
+    out = bytearray()
+    for v in t:
+        z = v << 1 if v >= 0 else (-v << 1) - 1
+        while z > 0x7F:
+            out.append(z & 0x7F | 0x80)
+            z >>= 7
+        out.append(z)
+    return bytes(out)
+
+
+def decode(b):
+    """The record that `encode` wrote, as a tuple."""
+    out = []
+    z = 0
+    shift = 0
+    for x in b:
+        z |= (x & 0x7F) << shift
+        shift += 7
+        if not x & 0x80:
+            out.append(z >> 1 if not z & 1 else -((z + 1) >> 1))
+            z = 0
+            shift = 0
+    return tuple(out)
+
+
 class Session:
     """One game: the header, the state and the actions that made it."""
 
@@ -150,7 +178,7 @@ class Session:
         self.rules = mod.Rules(players, first, seed, options, deck)
         self.state = mod.State(self.rules)
         self.header = header
-        self.history = []
+        self.kept = bytearray()    # the kept records: each a 2-byte length, then encode()
 
     def do(self, obj):
         """Apply one log action (a dict) or raise Rejected, changing nothing."""
@@ -167,16 +195,40 @@ class Session:
         """Apply an action already in record form (the device's journal)."""
         self.state.check(t)
         self.state.apply(t)
-        self.history.append(t)
+        b = encode(t)
+        n = len(b)
+        k = self.kept
+        k.append(n & 0xFF)
+        k.append(n >> 8)
+        k.extend(b)
+
+    def records(self):
+        """The kept records as `encode` wrote them, oldest first."""
+        k = self.kept
+        i = 0
+        while i < len(k):
+            n = k[i] | k[i + 1] << 8
+            yield k[i + 2:i + 2 + n]
+            i += 2 + n
+
+    @property
+    def history(self):
+        """The kept records, oldest first."""
+        return [decode(b) for b in self.records()]
 
     def undo(self):
-        if not self.history:
+        k = self.kept
+        if not k:
             raise Rejected("nothing to undo")
-        self.history.pop()
+        i = last = 0
+        while i < len(k):
+            last = i
+            i += 2 + (k[i] | k[i + 1] << 8)
+        self.kept = k[:last]
         st = self.state
         st.reset()
-        for t in self.history:
-            st.apply(t)
+        for b in self.records():
+            st.apply(decode(b))
 
     def view(self):
         return self.state.view()
@@ -184,4 +236,4 @@ class Session:
     def actions(self):
         """The kept actions as log objects (undone ones are gone)."""
         un = self.mod.unparse
-        return [un(t) for t in self.history]
+        return [un(decode(b)) for b in self.records()]

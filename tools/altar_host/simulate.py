@@ -186,6 +186,7 @@ class SearchBot(HeuristicBot):
             return legal[0]
         root = Node()
         s = self.session
+        history = s.history
         for _ in range(self.iterations):
             hands = self._deal(seat, state, trick)
             if hands is None:            # no consistent deal found: play by rule of thumb
@@ -195,9 +196,9 @@ class SearchBot(HeuristicBot):
             card = policy[seat].play(seat, legal, trick, state)
             hands[seat] = [c for c in self.hand if c != card]
             sim = Session(s.header)
-            for t in s.history:          # a replay: every record was checked already
+            sim.kept = bytearray(s.kept)
+            for t in history:            # a replay: every record was checked already
                 sim.state.apply(t)
-                sim.history.append(t)
             play_out(sim, hands, policy, self.rng, trick + [card])
             winners = sim.state.winners
             for node, who in walk[1]:
