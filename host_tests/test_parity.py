@@ -175,3 +175,12 @@ def test_vm_edge(corpus, name, vm):
         assert json.loads(out)["game"] == "sete-selos"
     else:
         assert rc == 2 and out == b"" and LINE.match(err), (rc, out, err)
+
+
+def test_a_clone_without_circuitpython_skips_naming_the_folder(monkeypatch, tmp_path):
+    import conftest
+    monkeypatch.setattr(conftest, "CIRCUITPYTHON", str(tmp_path / "nowhere"))
+    assert conftest.have("micropython") and not conftest.have("circuitpython-mpy")
+    with pytest.raises(pytest.skip.Exception) as e:
+        conftest.need("circuitpython")
+    assert "../shared/circuitpython/" in str(e.value)
