@@ -107,37 +107,39 @@ def removals(stacks, k, table, low=True, most=12):
     """The `most` best ways to remove k own cultists (Elder values,
     ascending), best first: the most power kept, then on equal power more
     kept on the high Elders (low=True: take from lower Elders first) or on
-    the low ones. Only `most` are kept while searching: the board's heap."""
+    the low ones. Only `most` are kept while searching, and the search is a
+    loop, not a recursion (a call frame each Elder): the board's heap."""
     k = min(k, sum(stacks))
     order = range(6, -1, -1) if low else range(7)
     found = []
-    cur = list(stacks)
-
-    def walk(e, left):
-        if e == 7:
-            if left:
-                return
+    cur = list(stacks)     # what each Elder keeps under the removal tried
+    # Every removal of k: r[e] <= stacks[e] from Elders 1..6 as an odometer
+    # (each digit counts up while the total stays within k), Elder 7 the rest.
+    r = [0] * 6
+    while True:
+        left = k - sum(r)
+        if left <= stacks[6]:
+            for e in range(6):
+                cur[e] = stacks[e] - r[e]
+            cur[6] = stacks[6] - left
             key = (power_of(cur, table), [cur[i] for i in order])
-            if len(found) == most and key <= found[-1][0]:
-                return
-            # Keys are distinct (the list fixes cur), so the order is total.
-            i = len(found)
-            while i > 0 and found[i - 1][0] < key:
-                i -= 1
-            found.insert(i, (key, list(cur)))
-            if len(found) > most:
-                found.pop()
-            return
-        top = stacks[e]
-        r = 0
-        while r <= top and r <= left:
-            cur[e] = top - r
-            walk(e + 1, left - r)
-            r += 1
-        cur[e] = top
-
-    walk(0, k)
-    return [[e + 1 for e in range(7) for _ in range(stacks[e] - kept[e])] for _, kept in found]
+            if len(found) < most or key > found[-1][0]:
+                # Keys are distinct (the list fixes cur), so the order is total.
+                i = len(found)
+                while i > 0 and found[i - 1][0] < key:
+                    i -= 1
+                found.insert(i, (key, list(cur)))
+                if len(found) > most:
+                    found.pop()
+        e = 0
+        while e < 6 and (r[e] == stacks[e] or left == 0):
+            left += r[e]
+            r[e] = 0
+            e += 1
+        if e == 6:
+            return [[e + 1 for e in range(7) for _ in range(stacks[e] - kept[e])]
+                    for _, kept in found]
+        r[e] += 1
 
 
 def best_removal(stacks, k, table, low=True):
