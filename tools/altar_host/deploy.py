@@ -32,12 +32,12 @@ import boards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# Smallest heap in KB for a whole game, from .py and from .mpy: Fantasmagória
-# with 4 players (`host_tests/vm_device.py 1 4 3`, the hungriest game in
-# BENCHMARKS.md's "Device budget") on CircuitPython's 32-bit unix VM, the least
-# `-X heapsize` on a 4 KB grid that prints CPython's output (at commit fd95df5).
-# The difference is compiling the modules at import. Refresh after memory work.
-HEAP_KB = {"py": 92, "mpy": 68}
+# Smallest heap in KB for a whole game, from .py and from .mpy: the hungriest
+# game of BENCHMARKS.md's "Device budget" (tools/bench_device.py: every game
+# and player count through host_tests/vm_device.py on CircuitPython's 32-bit
+# unix VM, the least `-X heapsize` from which every size prints CPython's
+# output). The difference is compiling the modules at import.
+HEAP_KB = {"py": 71, "mpy": 46}
 
 # The CircuitPython libraries each profile imports (from the Adafruit bundle).
 REQUIREMENTS = {
