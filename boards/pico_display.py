@@ -1,5 +1,5 @@
-"""Raspberry Pi Pico (or Pico W) + Pimoroni Pico Display Pack: ST7789 240x135
-over fourwire, buttons A/B/X/Y, an RGB LED.
+"""Raspberry Pi Pico, Pico W, Pico 2 or Pico 2 W + Pimoroni Pico Display
+Pack: ST7789 240x135 over fourwire, buttons A/B/X/Y, an RGB LED.
 
 Pins, from Pimoroni's pimoroni-pico (libraries/pico_display/pico_display.hpp:
 A = 12, B = 13, X = 14, Y = 15, LED R/G/B = 6/7/8, active low) and Adafruit's

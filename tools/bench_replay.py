@@ -536,8 +536,10 @@ ones to hold against the board. What still differs: the board's heap also
 holds the supervisor's, USB's and displayio's objects (and whatever
 `code.py` keeps), so a figure here is a floor for the board, not a
 guarantee; the unix build has the "standard" modules (no displayio, board,
-keypad, microcontroller). Times are for this host, not the RP2040 (a 133 MHz
-Cortex-M0+, far slower); use them to compare the VMs and to spot regressions.
+keypad, microcontroller). Times are for this host, not the RP2040 (a
+Cortex-M0+ at 125 MHz under CircuitPython, far slower: the "Speed on the
+board" section estimates it); use them to compare the VMs and to spot
+regressions.
 
 ## Logs
 
