@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tools")]
 SCRIPT = os.path.join(ROOT, "host_tests", "vm_device.py")
 
-from benchmd import cp_tool, smallest_heap, venv_tool  # noqa: E402
+from benchmd import cp_tool, kb, md_table, smallest_heap, venv_tool  # noqa: E402
 from altar_host.deploy import compile_module, compile_tree  # noqa: E402
 
 # (game index in the new-game list, players, seed). The first seeds are the
@@ -101,17 +101,6 @@ def compile_mpy(tmp, cross):
     compile_tree(cross, tmp)
     compile_module(cross, SCRIPT, os.path.join(tmp, "vm_device.mpy"), "vm_device.py")
     return tmp
-
-
-def kb(b):
-    return "—" if b is None else "%d (%.1f KB)" % (b, b / 1024)
-
-
-def md_table(head, rows):
-    s = ["| " + " | ".join(head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
-    for r in rows:
-        s.append("| " + " | ".join(str(c) for c in r) + " |")
-    return "\n".join(s)
 
 
 def out(cmd):

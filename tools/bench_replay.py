@@ -50,7 +50,7 @@ EXAMPLES = os.path.join(ROOT, "tools", "altar_host", "examples")
 sys.path[:0] = [LIB, os.path.join(ROOT, "tools")]
 
 from altar import log  # noqa: E402
-from benchmd import cp_tool, smallest_heap, venv_tool  # noqa: E402
+from benchmd import cp_tool, kb, md_table, smallest_heap, venv_tool  # noqa: E402
 from altar_host.deploy import compile_tree  # noqa: E402
 from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game  # noqa: E402
 
@@ -321,17 +321,6 @@ def machine():
         "rev": rev + (" + uncommitted changes in lib/" if dirty else ""),
         "date": datetime.date.today().isoformat(),
     }
-
-
-def kb(b):
-    return "—" if b is None else "%d (%.1f KB)" % (b, b / 1024.0)
-
-
-def md_table(head, rows):
-    s = ["| " + " | ".join(head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
-    for r in rows:
-        s.append("| " + " | ".join(str(c) for c in r) + " |")
-    return "\n".join(s)
 
 
 def report(m, logs, heap, timing, via_m, args, elapsed):

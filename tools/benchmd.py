@@ -31,6 +31,18 @@ def cp_tool(name, script):
     return exe
 
 
+def kb(b):
+    """Bytes as the tables give them: "24576 (24.0 KB)"."""
+    return "—" if b is None else "%d (%.1f KB)" % (b, b / 1024)
+
+
+def md_table(head, rows):
+    s = ["| " + " | ".join(head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
+    for r in rows:
+        s.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(s)
+
+
 def write_section(name, text, top=False):
     """Replace section `name` in BENCHMARKS.md (every other line is kept).
 
