@@ -303,3 +303,18 @@ def test_unknown_commands_are_counted_and_the_stream_format_parses():
     assert S.parse_line("  # a note") is None and S.parse_line("") is None
     assert list(S.parse(S.encode([(False, b"\x2c"), (True, b"\x01\x02")]).splitlines())) == [
         (False, b"\x2c"), (True, b"\x01\x02")]
+
+
+def test_tft_espis_four_rotations_of_a_135x240_panel_fill_the_same_glass():
+    """TFT_eSPI's ST7789_Rotation.h (CGRAM_OFFSET, width 135), an independent
+    driver: MADCTL and offsets of each rotation; every one writes exactly the
+    memory the PICO_DISPLAY view shows (columns 52..186, rows 40..279)."""
+    glass = set(S.PICO_DISPLAY.index)
+    for madctl, (c0, c1), (r0, r1) in [(0x00, (52, 186), (40, 279)),
+                                        (0x60, (40, 279), (53, 187)),     # MX MV
+                                        (0xC0, (53, 187), (40, 279)),     # MX MY
+                                        (0xA0, (40, 279), (52, 186))]:    # MV MY
+        p = lit(madctl=madctl)
+        window(p, c0, c1, r0, r1)
+        p.send(0x2C, px(WHITE) * (135 * 240))
+        assert {i for i, v in enumerate(p.ram) if v} == glass, hex(madctl)

@@ -34,8 +34,9 @@ Display Pack as adafruit_st7789 drives it with rotation=270, colstart=53,
 rowstart=40 (boards/pico_display.py): MADCTL 0xC0 (MX, MY), and displayio
 writes viewer pixel (x, y) at host column 53 + y, row 279 - x, so memory
 column 186 - y, row 40 + x; the glass covers memory columns 52..186 and rows
-40..279 (Adafruit_ST7789's Arduino driver: 135x240 at colstart 53 with MX,
-52 without).
+40..279. TFT_eSPI's four rotations of a 135x240 ST7789 (offsets 52 or 53,
+40; MADCTL 0x00, MX|MV, MX|MY, MV|MY) all land on exactly that memory in
+this model, which backs both the glass and the MV/MX/MY reading above.
 
 The stream file (decode): one line per run of bytes, "C xx" for a command
 byte sent with D/C low, "D <hex>" for data bytes sent with D/C high (hex
