@@ -293,16 +293,55 @@ def test_the_pico_display_view_is_the_glass_displayio_writes_at_rotation_270():
     assert (min(cols), max(cols), min(rows), max(rows)) == (52, 186, 40, 279)
 
 
-def test_unknown_commands_are_counted_and_the_stream_format_parses():
+def test_unknown_commands_are_counted():
     p = lit()
     p.send(0x33, bytes(6))                         # vertical scroll: not modelled
     p.send(0xB2, bytes(5))                         # porch: nothing to show
     assert dict(p.unhandled) == {0x33: 1}
-    assert S.parse_line("C 2a") == (False, b"\x2a")
-    assert S.parse_line("d 00 35 00BB") == (True, b"\x00\x35\x00\xbb")
+
+
+def test_the_runners_log_format_parses():
+    """tools/rp2040/FORMAT.md's lines; what else the parser reads."""
+    assert S.parse_line("C 2a 1.234567") == (False, b"\x2a", 1.234567)
+    assert S.parse_line("D 0000003f") == (True, bytes.fromhex("0000003f"), None)
+    assert S.parse_line("C 2a") == (False, b"\x2a", None)
+    assert S.parse_line("d 00 35 00BB") == (True, b"\x00\x35\x00\xbb", None)
     assert S.parse_line("  # a note") is None and S.parse_line("") is None
-    assert list(S.parse(S.encode([(False, b"\x2c"), (True, b"\x01\x02")]).splitlines())) == [
-        (False, b"\x2c"), (True, b"\x01\x02")]
+    text = S.encode([(False, b"\x2c"), (True, bytes(5000))], times=[0.5, 0.5])
+    assert text.splitlines()[0] == "# altar-spi 1"
+    assert text.splitlines()[1] == "C 2c 0.500000"
+    assert [len(line) for line in text.splitlines()[2:4]] == [2 + 8192, 2 + 1808]
+    assert text.splitlines()[-1] == "# end 0.500000 5001"
+    assert [(d, len(b), t) for d, b, t in S.parse(text.splitlines())] == [
+        (False, 1, 0.5), (True, 4096, None), (True, 904, None)]
+    try:
+        list(S.parse(["# altar-spi 2"]))
+        raise AssertionError("version 2 read")
+    except ValueError:
+        pass
+
+
+def test_decode_checks_the_end_line_and_stops_at_a_time(tmp_path):
+    runs = [(False, b"\x11"), (False, b"\x29"), (False, b"\x21"), (False, b"\x3a"),
+            (True, b"\x55")]
+    frame = []
+    for t, colour in ((1.0, RED), (2.0, GREEN)):
+        for c, d in [(0x2A, "003500bb"), (0x2B, "00280117")]:
+            frame += [(False, bytes([c])), (True, bytes.fromhex(d))]
+        frame += [(False, b"\x2c"), (True, px(colour) * (135 * 240))]
+    times = [0.0] * 5 + [1.0] * 6 + [2.0] * 6
+    path = tmp_path / "spi.txt"
+    path.write_text(S.encode(runs + frame, times))
+    assert S.decode(str(path)).rgb()[0][:3] == bytes.fromhex("00fc00")
+    at_1 = S.decode(str(path), until=1.5)
+    assert at_1.rgb()[0][:3] == bytes.fromhex("f80000") and at_1.time == 1.0
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-3] + lines[-1:]) + "\n")   # a lost D line
+    try:
+        S.decode(str(path))
+        raise AssertionError("a truncated log decoded")
+    except ValueError as e:
+        assert "end line counts" in str(e)
 
 
 def test_tft_espis_four_rotations_of_a_135x240_panel_fill_the_same_glass():
