@@ -144,7 +144,11 @@ def test_the_golden_pico_display_screen_round_trips(tmp_path):
         golden = png_pixels(f.read())
     assert golden[:2] == (240, 135)                # the panel's resolution, not scaled
     path = tmp_path / "spi.txt"
-    path.write_text(S.encode(core_stream(golden[2])))
+    # one native row a RAMWR, as the firmware's log from run.mjs shows (CircuitPython
+    # 10 on the RP2040), and 7 rows a window, wrapping row to row
+    path.write_text(S.encode(core_stream(golden[2], chunk_rows=7)))
+    assert (240, 135, S.decode(str(path)).rgb()) == golden
+    path.write_text(S.encode(core_stream(golden[2], chunk_rows=1)))
     panel = S.decode(str(path))
     assert (240, 135, panel.rgb()) == golden
     assert panel.pixels == 135 * 240 and not panel.dropped and not panel.unhandled
