@@ -24,6 +24,9 @@
 //                         C 2c 5.123456      command byte (D/C low), emulated seconds
 //                         D 10c510c5...      data bytes (D/C high), hex, <= 4096 bytes a line
 //                       only bytes sent with CS low; --dc PIN (16) and --cs PIN (17) name the pins
+//   --until-frames N    stop (exit 0) when N RAMWR bursts have ended (a burst: RAMWR data with
+//                       gaps under 20 ms; it has ended after 20 ms without any). On the Pico Display
+//                       burst 1 is displayio's blank screen after the ST7789's init, 2 Altar's first
 //   --json FILE         a summary: stop reason, emulated seconds, console lines with the emulated
 //                       time each began, SPI byte count and RAMWR bursts (see `summary` below)
 //   --usb               also show the USB CDC console;  --verbose: rp2040js debug log
@@ -63,6 +66,7 @@ const uf2Path = args.uf2 || path.join(shared, 'firmware', 'circuitpython-10.3.0-
 const maxSec = Number(args['max-sec'] || 30);
 const stopAt = args['stop-at'] !== undefined ? Number(args['stop-at']) : null;
 const until = typeof args.until === 'string' ? args.until : null;
+const untilFrames = args['until-frames'] !== undefined ? Number(args['until-frames']) : null;
 const DC = Number(args.dc ?? 16), CS = Number(args.cs ?? 17);
 const FS_OFFSET = 0x100000; // CIRCUITPY: 1020K firmware + 4K NVM
 const NVM_OFFSET = 0xff000;
@@ -226,7 +230,8 @@ function onText(s) {
   if (!lineStart && lines.length && lines.length <= 1000) lines[lines.length - 1][1] += s;
   if (until && out.includes(until) && out.indexOf('\n', out.indexOf(until)) >= 0) finish(0, `found "${until}"`);
 }
-mcu.uart[0].onByte = (b) => onText(String.fromCharCode(b));
+const utf8 = new TextDecoder('utf-8');
+mcu.uart[0].onByte = (b) => { const s = utf8.decode(Uint8Array.of(b), { stream: true }); if (s) onText(s); };
 if (args.usb) {
   const cdc = new USBCDC(mcu.usbCtrl);
   cdc.onDeviceConnected = () => console.error(`[run] USB CDC connected at emu ${emuSec().toFixed(3)}s`);
@@ -278,7 +283,7 @@ mcu.qspi[1].setInputValue(true);
 mcu.core.PC = 0x10000000; // enter boot2 directly, as the rp2040js demo does
 
 const cycleNanos = 1e9 / 125e6;
-const SLICE = 20e6; // ns of emulated time between visits to Node's event loop
+const SLICE = 5e6; // ns of emulated time between visits to Node's event loop
 const endNanos = (stopAt !== null ? Math.min(stopAt, maxSec) : maxSec) * 1e9;
 function slice() {
   const core = mcu.core;
@@ -297,9 +302,13 @@ function slice() {
     const [, pin, level] = events.shift();
     mcu.gpio[pin].setInputValue(level);
   }
+  if (untilFrames !== null && spi.bursts.length >= untilFrames &&
+      clock.nanos / 1e9 - spi.bursts[untilFrames - 1].end > BURST_GAP) {
+    return finish(0, `RAMWR burst ${untilFrames} ended at ${spi.bursts[untilFrames - 1].end.toFixed(3)}s`);
+  }
   if (clock.nanos >= endNanos) {
     if (stopAt !== null && stopAt <= maxSec) return finish(0, `stop-at ${stopAt}s (power cut)`);
-    return finish(until ? 1 : 0, `max emulated time ${maxSec}s`);
+    return finish(until || untilFrames !== null ? 1 : 0, `max emulated time ${maxSec}s`);
   }
   setImmediate(slice);
 }

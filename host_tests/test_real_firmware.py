@@ -1,0 +1,59 @@
+"""Altar on real CircuitPython 10.3 for the Pico, in rp2040js (tools/rp2040,
+../shared/rp2040), with a Pico Display Pack: a drive laid out by `altar
+deploy` plus the CircuitPython libraries from PyPI boots, and its first
+screen goes out over SPI."""
+
+import os
+
+import pytest
+
+import boards
+from altar_host import board_emu
+
+PROFILE = boards.load("pico_display")
+FRAME_BYTES = PROFILE.WIDTH * PROFILE.HEIGHT * 2      # a full screen of RGB565
+FIRST_SCREEN_SEC = 5.0                                # from code.py's start
+
+
+@pytest.fixture(scope="module")
+def boot(tmp_path_factory):
+    why = board_emu.missing(install=True)     # installs rp2040js with npm once if needed
+    if why:
+        pytest.skip("the emulated Pico cannot run: " + why)
+    drive = str(tmp_path_factory.mktemp("circuitpy"))
+    try:
+        board_emu.make_drive(drive, "pico-display")
+    except board_emu.Unavailable as e:        # e.g. no network for pip download
+        pytest.skip(str(e))
+    work = str(tmp_path_factory.mktemp("emu"))
+    # Burst 2 is Altar's screen (1 is displayio's blank one after the ST7789's init).
+    return board_emu.run(drive, max_sec=12, until_frames=2, spi=True, workdir=work)
+
+
+def test_boots_without_error(boot):
+    assert boot.code == 0, boot.stderr[-2000:]
+    assert "code.py output:" in boot.console
+    assert "Traceback" not in boot.console, boot.console[-2000:]
+    assert "RAMWR burst 2 ended" in boot.summary["reason"]
+
+
+def test_first_screen_within_5s_of_code_py(boot):
+    start = boot.line_time("code.py output:")
+    assert start is not None, boot.console[-2000:]
+    screens = [b for b in boot.summary["ramwr_bursts"] if b["bytes"] == FRAME_BYTES]
+    assert len(screens) >= 2, boot.summary["ramwr_bursts"]
+    first = screens[1]
+    assert first["end"] - start <= FIRST_SCREEN_SEC, (start, first)
+    # Altar's screen, not displayio's: drawn in the profile's two colours
+    pixels = board_emu.ramwr_pixels(boot.spi_path, first["start"] - 0.001)
+    for colour in PROFILE.COLOURS:
+        assert pixels.get(board_emu.rgb565(colour), 0) > 1000, (hex(colour), pixels)
+
+
+def test_spi_log_format(boot):
+    with open(boot.spi_path) as f:
+        head = f.readline()
+        kinds = {line[0] for line in f}
+    assert head == "# altar-spi 1\n"
+    assert kinds <= {"C", "D", "#"} and {"C", "D"} <= kinds
+    assert os.path.getsize(boot.spi_path) > 2 * FRAME_BYTES

@@ -1,0 +1,270 @@
+"""Altar on real CircuitPython in an emulated Pico + Pico Display Pack.
+
+The firmware is CircuitPython 10.3 for the Raspberry Pi Pico (console on
+UART0) from ../shared/rp2040 (ALTAR_RP2040 names another folder), run by
+tools/rp2040/run.mjs in rp2040js 1.4.1 under Node.
+
+    from altar_host import board_emu
+    drive = board_emu.make_drive(tmpdir)             # altar deploy + the PyPI libraries
+    r = board_emu.run(drive, max_sec=8, spi=True)    # boots it
+    r.console, r.summary["ramwr_bursts"], r.spi_path, r.nvm_path
+
+make_drive lays out the drive with `altar deploy` (altar_host.deploy.deploy)
+and adds the CircuitPython libraries of deploy's REQUIREMENTS from their PyPI
+packages (pip download, pinned in LIBS, cached in tools/rp2040/pip-cache or
+ALTAR_CP_LIBS_CACHE), compiled to .mpy as circup would install them from the
+bundle. run builds the 1 MiB FAT12 CIRCUITPY image with mkfs.fat + mcopy
+(as ../shared/rp2040/run.sh does) and runs node.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+from altar_host import deploy as _deploy
+
+ROOT = _deploy.ROOT
+RUNNER_DIR = os.path.join(ROOT, "tools", "rp2040")
+RUNNER = os.path.join(RUNNER_DIR, "run.mjs")
+SHARED = os.environ.get("ALTAR_RP2040") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
+UF2 = os.path.join(SHARED, "firmware", "circuitpython-10.3.0-alpha.4-raspberry_pi_pico-uart0.uf2")
+MPY_CROSS = os.path.join(os.path.dirname(SHARED), "circuitpython", "bin", "mpy-cross")
+CACHE = os.environ.get("ALTAR_CP_LIBS_CACHE") or os.path.join(RUNNER_DIR, "pip-cache")
+
+# The Pico Display Pack: buttons (held low = pressed), the ST7789's SPI0 pins.
+PINS = {"A": 12, "B": 13, "X": 14, "Y": 15}
+DC, CS = 16, 17
+RAMWR = 0x2C
+
+# deploy.REQUIREMENTS' names -> PyPI packages, pinned (the versions checked here).
+LIBS = {
+    "adafruit_bitmap_font": "adafruit-circuitpython-bitmap-font==2.5.1",
+    "adafruit_st7789": "adafruit-circuitpython-st7789==2.1.5",
+    "adafruit_displayio_sh1107": "adafruit-circuitpython-displayio-sh1107==2.0.6",
+    "neopixel": "adafruit-circuitpython-neopixel",
+}
+
+
+class Unavailable(Exception):
+    """What the emulated board needs is missing (the message says what)."""
+
+
+def missing(install=False):
+    """Why the emulated board cannot run here, or None. With install=True,
+    runs `npm ci` in tools/rp2040 when its node_modules is missing."""
+    for what, path in (("the shared rp2040 folder", SHARED), ("the firmware", UF2),
+                       ("the bootrom", os.path.join(SHARED, "bootrom.mjs"))):
+        if not os.path.exists(path):
+            return "%s is missing: %s" % (what, path)
+    for exe in ("node", "mkfs.fat", "mcopy"):
+        if not shutil.which(exe):
+            return "%s is not installed (apt-get install -y nodejs dosfstools mtools)" % exe
+    if not os.path.isdir(os.path.join(RUNNER_DIR, "node_modules", "rp2040js")):
+        if not install:
+            return "rp2040js is not installed: npm ci --prefix tools/rp2040"
+        if not shutil.which("npm"):
+            return "rp2040js is not installed in tools/rp2040/node_modules and npm is missing"
+        p = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", RUNNER_DIR],
+                           capture_output=True, timeout=300)
+        if p.returncode or not os.path.isdir(os.path.join(RUNNER_DIR, "node_modules", "rp2040js")):
+            return "npm ci --prefix tools/rp2040 failed: %s" % p.stderr.decode(errors="replace")[-500:]
+    return None
+
+
+def fetch_libs(names, cache=CACHE):
+    """The wheels of `names` (deploy.REQUIREMENTS' names), pip-downloaded
+    into `cache` once; returns their paths."""
+    os.makedirs(cache, exist_ok=True)
+    wheels = []
+    for name in names:
+        spec = LIBS[name]
+        dist = spec.split("==")[0].replace("-", "_")
+        version = spec.split("==")[1] if "==" in spec else ""
+        have = [f for f in sorted(os.listdir(cache))
+                if f.lower().startswith((dist + "-" + version).lower()) and f.endswith(".whl")]
+        if not have:
+            p = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps",
+                                "--only-binary", ":all:", "--dest", cache, spec],
+                               capture_output=True, timeout=300)
+            if p.returncode:
+                raise Unavailable("pip download %s failed: %s"
+                                  % (spec, p.stderr.decode(errors="replace")[-500:]))
+            have = [f for f in sorted(os.listdir(cache))
+                    if f.lower().startswith((dist + "-" + version).lower()) and f.endswith(".whl")]
+        wheels.append(os.path.join(cache, have[-1]))
+    return wheels
+
+
+def install_libs(drive, wheels, mpy_cross=None):
+    """Unpack the wheels' modules into drive/lib, compiled to .mpy with
+    `mpy_cross` (as the bundle ships them) or as .py."""
+    lib = os.path.join(drive, "lib")
+    for whl in wheels:
+        with zipfile.ZipFile(whl) as z:
+            for n in z.namelist():
+                top = n.split("/")[0]
+                if top.endswith((".dist-info", ".data")) or not n.endswith(".py"):
+                    continue
+                dst = os.path.join(lib, n)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                if mpy_cross:
+                    with tempfile.TemporaryDirectory() as d:
+                        src = os.path.join(d, os.path.basename(n))
+                        with open(src, "wb") as f:
+                            f.write(z.read(n))
+                        _deploy.compile_module(mpy_cross, src, dst[:-3] + ".mpy", n)
+                else:
+                    with open(dst, "wb") as f:
+                        f.write(z.read(n))
+
+
+def make_drive(target, board="pico-display", mpy_cross="default", lang="pt", libs_mpy=True):
+    """`altar deploy target --board board` (.mpy with the shared mpy-cross when
+    it is there, unless mpy_cross=None) plus the board's CircuitPython
+    libraries from PyPI. Returns target."""
+    if mpy_cross == "default":
+        mpy_cross = MPY_CROSS if os.path.exists(MPY_CROSS) else None
+    os.makedirs(target, exist_ok=True)
+    _deploy.deploy(target, board, mpy_cross=mpy_cross, lang=lang)
+    names = _deploy.REQUIREMENTS[board.replace("-", "_")]
+    install_libs(target, fetch_libs(names), mpy_cross if libs_mpy else None)
+    return target
+
+
+PROBE = '''\
+# Test-only: Altar's code.py runs as altar_code.py; this prints markers.
+import gc, time
+print("PROBE start", time.monotonic(), gc.mem_free())
+import altar_fw.app as _app
+_step = _app.App.step
+_n = [0]
+def _probe_step(self, now):
+    _n[0] += 1
+    if _n[0] in (1, 2, 100):
+        print("PROBE step", _n[0], time.monotonic(), gc.mem_free())
+    return _step(self, now)
+_app.App.step = _probe_step
+import altar_code
+'''
+
+
+def add_probe(drive):
+    """Make `drive` print markers around Altar's code.py: "PROBE start T FREE"
+    at the start, "PROBE step N T FREE" at App.step 1, 2 and 100 (T:
+    time.monotonic(), FREE: gc.mem_free()). For measurements, not a deploy."""
+    os.replace(os.path.join(drive, "code.py"), os.path.join(drive, "altar_code.py"))
+    with open(os.path.join(drive, "code.py"), "w") as f:
+        f.write(PROBE)
+    return drive
+
+
+def fat_image(drive, image):
+    """The 1 MiB FAT12 CIRCUITPY image of folder `drive` (no MBR, as
+    CircuitPython formats it)."""
+    if os.path.exists(image):
+        os.remove(image)
+    subprocess.run(["mkfs.fat", "-C", image, "1024", "-S", "512", "-s", "1", "-F", "12",
+                    "-n", "CIRCUITPY"], check=True, capture_output=True)
+    entries = [os.path.join(drive, n) for n in sorted(os.listdir(drive))]
+    if entries:
+        subprocess.run(["mcopy", "-s", "-i", image] + entries + ["::/"], check=True,
+                       capture_output=True, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    return image
+
+
+class Result:
+    """A run: code (node's exit status), console (UART text), stderr (the
+    runner's [run] lines), summary (run.mjs --json: reason, emulated, wall,
+    lines [[t, text]...], spi_bytes, ramwr_bursts [{start, end, bytes}...],
+    flash), and the paths spi_path, nvm_path, flash_path (None if not asked)."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def line_time(self, text):
+        """Emulated time at which the first console line holding `text` began."""
+        for t, line in self.summary.get("lines", []):
+            if text in line:
+                return t
+        return None
+
+
+def press_spec(presses):
+    """[(button or pin, t0, t1), ...] -> run.mjs's PIN@T0:T1,..."""
+    return ",".join("%d@%g:%g" % (PINS.get(b, b) if isinstance(b, str) else b, t0, t1)
+                    for b, t0, t1 in presses)
+
+
+def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, presses=(),
+        nvm=None, stop_at=None, spi=False, dump_nvm=False, dump_flash=False, workdir=None,
+        timeout=None, uf2=UF2):
+    """Boot the drive folder (or a FAT `image`) on the emulated Pico. spi,
+    dump_nvm, dump_flash: True for a file in workdir (a temporary folder if
+    None) or a path. nvm: a file to seed microcontroller.nvm. Raises
+    Unavailable when something is missing. until_frames=N stops when the
+    N-th RAMWR burst (screen refresh) has ended: 2 is Altar's first screen."""
+    why = missing(install=True)
+    if why:
+        raise Unavailable(why)
+    workdir = workdir or tempfile.mkdtemp(prefix="altar-emu-")
+    os.makedirs(workdir, exist_ok=True)
+    if image is None:
+        image = fat_image(drive, os.path.join(workdir, "circuitpy.img"))
+
+    def out(flag, name):
+        if not flag:
+            return None
+        return flag if isinstance(flag, str) else os.path.join(workdir, name)
+    spi_path, nvm_path = out(spi, "spi.log"), out(dump_nvm, "nvm.bin")
+    flash_path, json_path = out(dump_flash, "circuitpy-after.img"), os.path.join(workdir, "run.json")
+    cmd = ["node", RUNNER, "--uf2", uf2, "--fs", image, "--max-sec", str(max_sec),
+           "--json", json_path]
+    for opt, val in (("--until", until), ("--until-frames", until_frames), ("--nvm", nvm),
+                     ("--stop-at", stop_at),
+                     ("--spi", spi_path), ("--dump-nvm", nvm_path),
+                     ("--dump-flash", flash_path),
+                     ("--press", press_spec(presses) if presses else None)):
+        if val is not None:
+            cmd += [opt, str(val)]
+    p = subprocess.run(cmd, capture_output=True, timeout=timeout or 60 + 5 * max_sec)
+    summary = {}
+    if os.path.exists(json_path):
+        with open(json_path) as f:
+            summary = json.load(f)
+    return Result(code=p.returncode, console=p.stdout.decode(errors="replace"),
+                  stderr=p.stderr.decode(errors="replace"), summary=summary,
+                  spi_path=spi_path, nvm_path=nvm_path, flash_path=flash_path,
+                  image=image, workdir=workdir)
+
+
+def ramwr_pixels(spi_path, t0=0.0, t1=float("inf")):
+    """{RGB565 value: count} of the pixels sent by RAMWR commands issued
+    between emulated times t0 and t1 (a pixel count, not a decoder: see
+    tools/rp2040/st7789.py for the screen)."""
+    counts = {}
+    cur, t, odd = None, 0.0, None
+    with open(spi_path) as f:
+        for line in f:
+            if line.startswith("C "):
+                _, b, ts = line.split()
+                cur, t, odd = int(b, 16), float(ts), None
+            elif line.startswith("D ") and cur == RAMWR and t0 <= t < t1:
+                d = bytes.fromhex(line[2:].strip())
+                if odd is not None:
+                    d = bytes([odd]) + d
+                    odd = None
+                if len(d) % 2:
+                    odd, d = d[-1], d[:-1]
+                for i in range(0, len(d), 2):
+                    v = d[i] << 8 | d[i + 1]
+                    counts[v] = counts.get(v, 0) + 1
+    return counts
+
+
+def rgb565(rgb):
+    """displayio's 16-bit colour of 0xRRGGBB."""
+    return (rgb >> 19 & 0x1F) << 11 | (rgb >> 10 & 0x3F) << 5 | (rgb >> 3 & 0x1F)
