@@ -29,6 +29,7 @@
 //                       burst 1 is displayio's blank screen after the ST7789's init, 2 Altar's first
 //   --json FILE         a summary: stop reason, emulated seconds, console lines with the emulated
 //                       time each began, SPI byte count and RAMWR bursts (see `summary` below)
+//   --spi-sync          complete SPI bytes at once, as rp2040js does (reproduces the hang)
 //   --usb               also show the USB CDC console;  --verbose: rp2040js debug log
 //
 // What rp2040js 1.4.1 lacks, added here:
@@ -196,10 +197,11 @@ if (typeof args.spi === 'string') {
   const spi0 = mcu.spi[0];
   const alarm = clock.createAlarm(() => spi0.completeTransmit(0));
   const pinLow = (p) => mcu.gpio[p].value === GPIOPinState.Low;
+  const sync = !!args['spi-sync']; // rp2040js's own timing, to show the hang
   spi0.onTransmit = (v) => {
     spi.n++;
-    const f = spi0.clockFrequency || 1e6;
-    alarm.schedule(Math.max(8e9 / f, 8));
+    if (sync) spi0.completeTransmit(0);
+    else alarm.schedule(Math.max(8e9 / (spi0.clockFrequency || 1e6), 8));
     if (!pinLow(CS)) return; // the controller is not listening
     const t = clock.nanos / 1e9;
     spi.logged++;
@@ -262,6 +264,11 @@ function finish(code, why) {
   const b = spi.bursts;
   console.error(`[run] SPI0 bytes: ${spi.n} (${spi.logged} with CS low); RAMWR bursts: ${b.length}` +
     (b.length ? `, first ${b[0].start.toFixed(3)}-${b[0].end.toFixed(3)} s, last ${b[b.length - 1].start.toFixed(3)}-${b[b.length - 1].end.toFixed(3)} s` : ''));
+  if (args['spi-sync'] || args.verbose) {
+    const s0 = mcu.spi[0];
+    const busy = mcu.dma.channels.filter((c) => c.ctrl & 1 << 24).map((c) => `ch${c.index} treq ${c.treq} left ${c.transCount}`);
+    console.error(`[run] SPI0 RX overrun ${!!(s0.intRaw & 1)}, RX FIFO ${s0.rxFIFO.itemCount}; DMA busy: ${busy.join(', ') || 'none'}`);
+  }
   console.error(`[run] flash sector erases: ${flashStats.erase}, page programs: ${flashStats.program}`);
   if (typeof args['dump-nvm'] === 'string') fs.writeFileSync(args['dump-nvm'], mcu.flash.subarray(NVM_OFFSET, NVM_OFFSET + 4096));
   if (typeof args['dump-flash'] === 'string') fs.writeFileSync(args['dump-flash'], mcu.flash.subarray(FS_OFFSET, FS_OFFSET + 0x100000));
