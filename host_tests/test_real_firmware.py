@@ -13,6 +13,7 @@ from altar_host import board_emu
 PROFILE = boards.load("pico_display")
 FRAME_BYTES = PROFILE.WIDTH * PROFILE.HEIGHT * 2      # a full screen of RGB565
 FIRST_SCREEN_SEC = 5.0                                # from code.py's start
+PRESS = 7.4             # emulated s: after code.py's start (about 2.3) + FIRST_SCREEN_SEC
 
 
 @pytest.fixture(scope="module")
@@ -26,15 +27,17 @@ def boot(tmp_path_factory):
     except board_emu.Unavailable as e:        # e.g. no network for pip download
         pytest.skip(str(e))
     work = str(tmp_path_factory.mktemp("emu"))
-    # Burst 2 is Altar's screen (1 is displayio's blank one after the ST7789's init).
-    return board_emu.run(drive, max_sec=12, until_frames=2, spi=True, workdir=work)
+    # RAMWR burst 2 is Altar's first screen (1 is displayio's blank one after the
+    # ST7789's init); A is pressed once the first screen's deadline has passed.
+    return board_emu.run(drive, max_sec=PRESS + 0.6, presses=[("A", PRESS, PRESS + 0.15)],
+                         spi=True, workdir=work)
 
 
 def test_boots_without_error(boot):
     assert boot.code == 0, boot.stderr[-2000:]
     assert "code.py output:" in boot.console
     assert "Traceback" not in boot.console, boot.console[-2000:]
-    assert "RAMWR burst 2 ended" in boot.summary["reason"]
+    assert "max emulated time" in boot.summary["reason"]
 
 
 def test_first_screen_within_5s_of_code_py(boot):
@@ -57,3 +60,11 @@ def test_spi_log_format(boot):
     assert head == "# altar-spi 1\n"
     assert kinds <= {"C", "D", "#"} and {"C", "D"} <= kinds
     assert os.path.getsize(boot.spi_path) > 2 * FRAME_BYTES
+
+
+def test_a_press_redraws(boot):
+    """The screen stays still until A is pressed (held low), then changes."""
+    bursts = boot.summary["ramwr_bursts"]
+    assert [b for b in bursts if b["start"] >= PRESS], bursts
+    idle = [b for b in bursts[2:] if b["start"] < PRESS]
+    assert not idle, bursts
