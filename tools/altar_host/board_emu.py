@@ -71,7 +71,8 @@ def missing(install=False):
         p = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", RUNNER_DIR],
                            capture_output=True, timeout=300)
         if p.returncode or not os.path.isdir(os.path.join(RUNNER_DIR, "node_modules", "rp2040js")):
-            return "npm ci --prefix tools/rp2040 failed: %s" % p.stderr.decode(errors="replace")[-500:]
+            return ("npm ci --prefix tools/rp2040 failed: %s"
+                    % p.stderr.decode(errors="replace")[-500:])
     return None
 
 
@@ -220,7 +221,8 @@ def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, press
             return None
         return flag if isinstance(flag, str) else os.path.join(workdir, name)
     spi_path, nvm_path = out(spi, "spi.log"), out(dump_nvm, "nvm.bin")
-    flash_path, json_path = out(dump_flash, "circuitpy-after.img"), os.path.join(workdir, "run.json")
+    flash_path = out(dump_flash, "circuitpy-after.img")
+    json_path = os.path.join(workdir, "run.json")
     cmd = ["node", RUNNER, "--uf2", uf2, "--fs", image, "--max-sec", str(max_sec),
            "--json", json_path]
     for opt, val in (("--until", until), ("--until-frames", until_frames), ("--nvm", nvm),
