@@ -270,3 +270,45 @@ def ramwr_pixels(spi_path, t0=0.0, t1=float("inf")):
 def rgb565(rgb):
     """displayio's 16-bit colour of 0xRRGGBB."""
     return (rgb >> 19 & 0x1F) << 11 | (rgb >> 10 & 0x3F) << 5 | (rgb >> 3 & 0x1F)
+
+
+def main(argv=None):
+    """python tools/altar_host/board_emu.py [--py] [--max-sec S] [--press B@T0:T1,...]
+    [--keep DIR]: deploy Altar for the Pico Display with the probe code.py
+    (add_probe), boot it, print the console and the boot's figures."""
+    import argparse
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--py", action="store_true", help="ship .py, not .mpy")
+    ap.add_argument("--max-sec", type=float, default=8)
+    ap.add_argument("--press", default="", help="A@6:6.15,Y@7:7.1 (buttons A B X Y or GPIOs)")
+    ap.add_argument("--keep", help="folder for the drive, image, SPI log and NVM (kept)")
+    a = ap.parse_args(argv)
+    work = a.keep or tempfile.mkdtemp(prefix="altar-emu-")
+    drive = os.path.join(work, "drive")
+    if os.path.isdir(drive):
+        shutil.rmtree(drive)
+    add_probe(make_drive(drive, mpy_cross=None if a.py else "default"))
+    presses = []
+    for p in filter(None, a.press.split(",")):
+        b, win = p.split("@")
+        t0, t1 = win.split(":")
+        presses.append((b if b in PINS else int(b), float(t0), float(t1)))
+    r = run(drive, max_sec=a.max_sec, presses=presses, spi=True, dump_nvm=True, workdir=work)
+    sys.stdout.write(r.console)
+    sys.stderr.write(r.stderr)
+    start = r.line_time("code.py output:")
+    bursts = r.summary.get("ramwr_bursts", [])
+    print("code.py starts at %.3f s" % start if start else "code.py did not start")
+    if start and len(bursts) >= 2:
+        print("first screen %.3f-%.3f s (%.3f s after code.py starts)"
+              % (bursts[1]["start"], bursts[1]["end"], bursts[1]["end"] - start))
+    for line in r.console.splitlines():
+        if line.startswith("PROBE step 1 "):
+            print("gc.mem_free() at the first App.step: %s" % line.split()[-1])
+    print("files in %s" % work)
+    return r.code
+
+
+if __name__ == "__main__":
+    sys.path[:0] = [os.path.join(ROOT, "lib"), os.path.join(ROOT, "firmware")]
+    sys.exit(main())
