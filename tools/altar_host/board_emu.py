@@ -68,8 +68,11 @@ def missing(install=False):
             return "rp2040js is not installed: npm ci --prefix tools/rp2040"
         if not shutil.which("npm"):
             return "rp2040js is not installed in tools/rp2040/node_modules and npm is missing"
-        p = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", RUNNER_DIR],
-                           capture_output=True, timeout=300)
+        try:
+            p = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", RUNNER_DIR],
+                               capture_output=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return "npm ci --prefix tools/rp2040 timed out"
         if p.returncode or not os.path.isdir(os.path.join(RUNNER_DIR, "node_modules", "rp2040js")):
             return ("npm ci --prefix tools/rp2040 failed: %s"
                     % p.stderr.decode(errors="replace")[-500:])
@@ -88,9 +91,12 @@ def fetch_libs(names, cache=CACHE):
         have = [f for f in sorted(os.listdir(cache))
                 if f.lower().startswith((dist + "-" + version).lower()) and f.endswith(".whl")]
         if not have:
-            p = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps",
-                                "--only-binary", ":all:", "--dest", cache, spec],
-                               capture_output=True, timeout=300)
+            try:
+                p = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps",
+                                    "--only-binary", ":all:", "--dest", cache, spec],
+                                   capture_output=True, timeout=300)
+            except subprocess.TimeoutExpired:
+                raise Unavailable("pip download %s timed out" % spec)
             if p.returncode:
                 raise Unavailable("pip download %s failed: %s"
                                   % (spec, p.stderr.decode(errors="replace")[-500:]))
