@@ -8,11 +8,14 @@ import os
 import pytest
 
 import boards
-from altar_host import board_emu
+from altar_host import board_emu, st7789
+from altar_host.emulator import png_pixels
+from conftest import HERE
 
 PROFILE = boards.load("pico_display")
 FRAME_BYTES = PROFILE.WIDTH * PROFILE.HEIGHT * 2      # a full screen of RGB565
 FIRST_SCREEN_SEC = 5.0                                # from code.py's start
+GOLDEN = os.path.join(HERE, "golden", "screens", "pico-display-%s.png")
 PRESS = 7.4             # emulated s: after code.py's start (about 2.3) + FIRST_SCREEN_SEC
 
 
@@ -68,3 +71,20 @@ def test_a_press_redraws(boot):
     assert [b for b in bursts if b["start"] >= PRESS], bursts
     idle = [b for b in bursts[2:] if b["start"] < PRESS]
     assert not idle, bursts
+
+
+def glass(boot, until):
+    """The Display Pack's glass after the SPI bytes sent until `until` (s)."""
+    return (PROFILE.WIDTH, PROFILE.HEIGHT, st7789.decode(boot.spi_path, until=until).rgb())
+
+
+def golden(name):
+    with open(GOLDEN % name, "rb") as f:
+        return png_pixels(f.read())
+
+
+def test_the_screens_are_the_host_emulators_pixel_for_pixel(boot):
+    """What real CircuitPython sends the ST7789 shows the golden screens the
+    host emulator draws: the new-game menu, then players after A."""
+    assert glass(boot, PRESS - 0.01) == golden("new-game")
+    assert glass(boot, boot.summary["emulated"]) == golden("players")
