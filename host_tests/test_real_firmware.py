@@ -1,7 +1,8 @@
 """Altar on real CircuitPython 10.3 for the Pico, in rp2040js (tools/rp2040,
 ../shared/rp2040), with a Pico Display Pack: a drive laid out by `altar
-deploy` plus the CircuitPython libraries from PyPI boots, and its first
-screen goes out over SPI."""
+deploy` plus the CircuitPython libraries from PyPI boots, its first screen
+goes out over SPI, buttons work, and a game started before a power cut is
+resumed at the next boot (microcontroller.nvm kept in the emulated flash)."""
 
 import os
 
@@ -17,30 +18,46 @@ FRAME_BYTES = PROFILE.WIDTH * PROFILE.HEIGHT * 2      # a full screen of RGB565
 FIRST_SCREEN_SEC = 5.0                                # from code.py's start
 GOLDEN = os.path.join(HERE, "golden", "screens", "pico-display-%s.png")
 PRESS = 7.4             # emulated s: after code.py's start (about 2.3) + FIRST_SCREEN_SEC
+# New game (A) -> players, A -> two players, Y, A: a Sete Selos game starts; 0.5 s apart
+KEYS = ("A", "A", "Y", "A")
+CUT = PRESS + 0.5 * len(KEYS) + 0.2         # the power cut, once the game's journal is written
 
 
 @pytest.fixture(scope="module")
-def boot(tmp_path_factory):
+def drive(tmp_path_factory):
     why = board_emu.missing(install=True)     # installs rp2040js with npm once if needed
     if why:
         pytest.skip("the emulated Pico cannot run: " + why)
-    drive = str(tmp_path_factory.mktemp("circuitpy"))
+    d = str(tmp_path_factory.mktemp("circuitpy"))
     try:
-        board_emu.make_drive(drive, "pico-display")
+        board_emu.make_drive(d, "pico-display")
     except board_emu.Unavailable as e:        # e.g. no network for pip download
         pytest.skip(str(e))
-    work = str(tmp_path_factory.mktemp("emu"))
-    # RAMWR burst 2 is Altar's first screen (1 is displayio's blank one after the
-    # ST7789's init); A is pressed once the first screen's deadline has passed.
-    return board_emu.run(drive, max_sec=PRESS + 0.6, presses=[("A", PRESS, PRESS + 0.15)],
-                         spi=True, workdir=work)
+    return board_emu.fat_image(d, str(tmp_path_factory.mktemp("img") / "circuitpy.img"))
+
+
+@pytest.fixture(scope="module")
+def boot(drive, tmp_path_factory):
+    """RAMWR burst 2 is Altar's first screen (1 is displayio's blank one after
+    the ST7789's init); the keys come once the first screen's deadline has
+    passed; the power goes at CUT."""
+    presses = [(k, PRESS + 0.5 * i, PRESS + 0.5 * i + 0.15) for i, k in enumerate(KEYS)]
+    return board_emu.run(image=drive, max_sec=CUT + 1, stop_at=CUT, presses=presses, spi=True,
+                         dump_nvm=True, workdir=str(tmp_path_factory.mktemp("emu")))
+
+
+@pytest.fixture(scope="module")
+def reboot(drive, boot, tmp_path_factory):
+    """The same drive booted again with the NVM the cut left."""
+    return board_emu.run(image=drive, max_sec=12, until_frames=2, nvm=boot.nvm_path, spi=True,
+                         workdir=str(tmp_path_factory.mktemp("emu2")))
 
 
 def test_boots_without_error(boot):
     assert boot.code == 0, boot.stderr[-2000:]
     assert "code.py output:" in boot.console
     assert "Traceback" not in boot.console, boot.console[-2000:]
-    assert "max emulated time" in boot.summary["reason"]
+    assert "power cut" in boot.summary["reason"]
 
 
 def test_first_screen_within_5s_of_code_py(boot):
@@ -87,4 +104,15 @@ def test_the_screens_are_the_host_emulators_pixel_for_pixel(boot):
     """What real CircuitPython sends the ST7789 shows the golden screens the
     host emulator draws: the new-game menu, then players after A."""
     assert glass(boot, PRESS - 0.01) == golden("new-game")
-    assert glass(boot, boot.summary["emulated"]) == golden("players")
+    assert glass(boot, PRESS + 0.45) == golden("players")
+
+
+def test_a_game_cut_by_a_power_loss_is_resumed(boot, reboot):
+    with open(boot.nvm_path, "rb") as f:
+        nvm = f.read()
+    assert b'"game": "sete-selos"' in nvm, nvm[:200]
+    assert reboot.code == 0 and "Traceback" not in reboot.console, reboot.console[-2000:]
+    before = glass(boot, CUT)[2]
+    after = glass(reboot, reboot.summary["emulated"])[2]
+    assert after != before                       # the title says it was resumed
+    assert after[30:] == before[30:]             # the same board below the title
