@@ -74,6 +74,9 @@ const NVM_OFFSET = 0xff000;
 
 // The RP2040 B1 bootrom (pico-bootrom, BSD-3-Clause) as rp2040js's demo ships it, from the shared
 // folder that also holds the firmware (not copied here).
+for (const f of [uf2Path, args.bootrom || path.join(shared, 'bootrom.mjs')]) {
+  if (!fs.existsSync(f)) { console.error(`run.mjs: ${f} is missing (ALTAR_RP2040 or --uf2/--bootrom)`); process.exit(2); }
+}
 const { bootromB1 } = await import(pathToFileURL(args.bootrom || path.join(shared, 'bootrom.mjs')).href);
 
 function fatImage(dir) {
