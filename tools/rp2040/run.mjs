@@ -26,9 +26,10 @@
 //                       only bytes sent with CS low; --dc PIN (16) and --cs PIN (17) name the pins
 //   --until-frames N    stop (exit 0) when N RAMWR bursts have ended (a burst: RAMWR data with
 //                       gaps under 20 ms; it has ended after 20 ms without any). On the Pico Display
-//                       burst 1 is displayio's blank screen after the ST7789's init, 2 Altar's first
+//                       burst 1 is Altar's first screen (its display starts with auto_refresh off)
 //   --json FILE         a summary: stop reason, emulated seconds, console lines with the emulated
-//                       time each began, SPI byte count and RAMWR bursts (see `summary` below)
+//                       time each began, SPI byte count, RAMWR bursts and the NVM sector's erases
+//                       and page programs with their times (see `summary` below)
 //   --spi-sync          complete SPI bytes at once, as rp2040js does (reproduces the hang)
 //   --usb               also show the USB CDC console;  --verbose: rp2040js debug log
 //
@@ -40,6 +41,10 @@
 //     DMA write reads back as many bytes as it sends) waits for ever. displayio's first refresh
 //     is such a write: that is where code.py stopped in the issue ("profile.build() does not
 //     return"; the shared run.mjs has the fix only with --spi).
+//   - WFI returns while an enabled interrupt is pending, even one masked by PRIMASK (ARMv6-M). In
+//     rp2040js 1.4.1 a WFI sleeps on, unless another interrupt comes: CircuitPython's idle (masks
+//     interrupts, checks for work, WFI, unmasks) then sleeps for ever if its tick's timer interrupt
+//     came between the mask and the WFI. Altar's app stopped at a random key press that way.
 //   - Flash erase and page program commands are decoded (via IO_QSPI's chip-select override and
 //     the SSI data register), so microcontroller.nvm and the filesystem persist.
 import fs from 'fs';
@@ -96,6 +101,7 @@ function fatImage(dir) {
 const sim = new Simulator();
 const mcu = sim.rp2040;
 const clock = sim.clock;
+const emuSec = () => clock.nanos / 1e9;
 mcu.loadBootrom(bootromB1);
 mcu.logger = new ConsoleLogger(args.verbose ? LogLevel.Debug : LogLevel.Error);
 
@@ -115,20 +121,29 @@ if (typeof args.nvm === 'string') mcu.flash.set(fs.readFileSync(args.nvm).subarr
 // ---- Flash program/erase (from the shared run.mjs). rp2040js 1.4 only serves XIP reads: SSI
 // writes are dropped and IO_QSPI is unimplemented. Model IO_QSPI SS_CTRL (the chip-select override
 // the ROM uses) and a W25Q16JV command decoder (06 WREN, 05/35 status 0, 9F JEDEC, 4B UID, 03/0B
-// read, 02 page program, 20/52/D8 erase).
+// read, 02 page program, 20/52/D8 erase). Writes to the NVM sector are listed with their emulated
+// times (an erase takes none here: the chip's 45 ms or more are not modelled).
 const flashStats = { erase: 0, program: 0 };
+const nvmWrites = []; // {op: 'erase' | 'program', at: offset in the sector, start, end} (seconds)
 {
   const flash = mcu.flash;
   const ioq = mcu.peripherals[0x40018];
   const ioqRegs = new Uint32Array(0x40 / 4);
-  let csLow = false, cmd = [], rxq = [];
+  let csLow = false, cmd = [], rxq = [], csStart = 0;
   const FLASH_BYTES = 2 * 1024 * 1024;
   const endCmd = () => {
-    if (cmd.length >= 4 && (cmd[0] === 0x20 || cmd[0] === 0x52 || cmd[0] === 0xd8)) {
+    const erase = cmd[0] === 0x20 || cmd[0] === 0x52 || cmd[0] === 0xd8;
+    if (cmd.length >= 4 && erase) {
       const size = cmd[0] === 0x20 ? 4096 : cmd[0] === 0x52 ? 32768 : 65536;
       const a = ((cmd[1] << 16) | (cmd[2] << 8) | cmd[3]) & ~(size - 1);
       flash.fill(0xff, a, a + size);
       flashStats.erase++;
+    }
+    if (cmd.length >= 4 && (erase || cmd[0] === 0x02)) {
+      const a = (cmd[1] << 16) | (cmd[2] << 8) | cmd[3];
+      if (a >= NVM_OFFSET && a < NVM_OFFSET + 4096 && nvmWrites.length < 100000) {
+        nvmWrites.push({ op: erase ? 'erase' : 'program', at: a - NVM_OFFSET, start: csStart, end: emuSec() });
+      }
     }
     cmd = [];
   };
@@ -137,7 +152,7 @@ const flashStats = { erase: 0, program: 0 };
     ioqRegs[(off & 0x3f) >> 2] = v;
     if ((off & 0x3f) === 0x0c) { // GPIO_QSPI_SS_CTRL
       const low = ((v >> 8) & 3) === 2;
-      if (low && !csLow) { cmd = []; rxq = []; }
+      if (low && !csLow) { cmd = []; rxq = []; csStart = emuSec(); }
       if (!low && csLow) endCmd();
       csLow = low;
     }
@@ -185,6 +200,7 @@ const flashStats = { erase: 0, program: 0 };
 
 // ---- SPI0: each byte completes after its wire time; the log and the RAMWR bursts
 const BURST_GAP = 0.02; // s without RAMWR data that ends a burst (a frame is one burst)
+const MAX_LIST = 100000; // console lines and bursts kept for the summary
 const spi = { n: 0, logged: 0, cmd: -1, bursts: [] };
 let spiOut = null;
 const dataBuf = Buffer.alloc(4096);
@@ -216,7 +232,7 @@ if (typeof args.spi === 'string') {
       if (spi.cmd === 0x2c) {
         const b = spi.bursts[spi.bursts.length - 1];
         if (b && t - b.end < BURST_GAP) { b.end = t; b.bytes++; }
-        else if (spi.bursts.length < 1000) spi.bursts.push({ start: t, end: t, bytes: 1 });
+        else if (spi.bursts.length < MAX_LIST) spi.bursts.push({ start: t, end: t, bytes: 1 });
       }
     }
   };
@@ -226,13 +242,12 @@ if (typeof args.spi === 'string') {
 let out = '';
 const lines = []; // [emulated seconds when the line began, text]
 let lineStart = true;
-const emuSec = () => clock.nanos / 1e9;
 function onText(s) {
   process.stdout.write(s);
   out += s;
-  if (lineStart && lines.length < 1000) lines.push([emuSec(), '']);
+  if (lineStart && lines.length < MAX_LIST) lines.push([emuSec(), '']);
   lineStart = s === '\n';
-  if (!lineStart && lines.length && lines.length <= 1000) lines[lines.length - 1][1] += s;
+  if (!lineStart && lines.length && lines.length <= MAX_LIST) lines[lines.length - 1][1] += s;
   if (until && out.includes(until) && out.indexOf('\n', out.indexOf(until)) >= 0) finish(0, `found "${until}"`);
 }
 const utf8 = new TextDecoder('utf-8');
@@ -277,10 +292,10 @@ function finish(code, why) {
   if (typeof args['dump-flash'] === 'string') fs.writeFileSync(args['dump-flash'], mcu.flash.subarray(FS_OFFSET, FS_OFFSET + 0x100000));
   if (typeof args.json === 'string') {
     // summary: why it stopped, emulated and wall seconds, console lines, SPI counts and RAMWR
-    // bursts ({start, end, bytes}: RAMWR data with gaps under 20 ms), flash writes
+    // bursts ({start, end, bytes}: RAMWR data with gaps under 20 ms), flash writes, NVM writes
     fs.writeFileSync(args.json, JSON.stringify({
       reason: why, code, emulated: emuSec(), wall, lines, spi_bytes: spi.n, spi_logged: spi.logged,
-      ramwr_bursts: spi.bursts, flash: flashStats,
+      ramwr_bursts: spi.bursts, flash: flashStats, nvm_writes: nvmWrites,
     }));
   }
   process.exit(code);
@@ -300,7 +315,9 @@ function slice() {
   let limit = Math.min(clock.nanos + SLICE, endNanos);
   if (events.length) limit = Math.min(limit, events[0][0] * 1e9);
   while (!done && clock.nanos < limit) {
-    if (core.waiting) {
+    if (core.waiting && (core.pendingInterrupts & core.enabledInterrupts)) {
+      core.waiting = false; // WFI returns: an interrupt is pending (see "WFI" at the top)
+    } else if (core.waiting) {
       const n = clock.nanosToNextAlarm;
       clock.tick(n > 0 ? Math.min(n, limit - clock.nanos) : cycleNanos);
     } else {
