@@ -371,6 +371,13 @@ def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):
     assert main(["dump", str(capture), "-o", str(out)]) == 0
     with open(out, "rb") as f:
         assert log.load(f).view() == dev.app.ui.session.view()
+    # As the Pico's console sends it: the status bar's title, with no newline,
+    # before the first line, and each "\n" as "\r\r\n" (seen in rp2040js)
+    title = "\x1b]0;\U0001f40dcode.py | 10.3.0\x1b\\\x1b[2K\x1b[0G"
+    capture.write_text("code.py output:\r\n" + title + "".join(dev.serial).replace("\n", "\r\r\n"))
+    assert main(["dump", str(capture), "-o", str(out)]) == 0
+    with open(out, "rb") as f:
+        assert log.load(f).view() == dev.app.ui.session.view()
     capture.write_text("".join(dev.serial)[:-30])          # the capture stopped early
     assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 2
     assert "cut short" in capsys.readouterr().err

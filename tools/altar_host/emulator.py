@@ -26,6 +26,7 @@ keeps CircuitPython's APIs (Blinka and adafruit-blinka-displayio underneath).
 import contextlib
 import io
 import os
+import re
 import sys
 import types
 import zlib
@@ -50,7 +51,7 @@ TICKS_START = 0x1FFF0000   # supervisor.ticks_ms at power-on
 TICKS_WRAP = 1 << 29       # it counts 29 bits
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The font the board loads from /fonts (see firmware/code.py).
-FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bdf")
+FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.pcf")
 WORDS = {"prev": inputs.PREV, "next": inputs.NEXT, "ok": inputs.OK, "back": inputs.BACK,
          "undo": inputs.UNDO}
 
@@ -503,6 +504,7 @@ class Device:
         self.boots = 0
         self.cuts = 0
         self.pressed = []          # every key word pressed, in order
+        self.keyed = []            # every key pressed: (key number, ms held)
         self.boot()
 
     def screen(self, width, height):
@@ -533,6 +535,7 @@ class Device:
 
     def key(self, k, hold=80):
         """Press and release key number k, holding it `hold` ms."""
+        self.keyed.append((k, hold))
         self.keys.events.append(k, True, self.now)
         self.tick(hold)
         self.keys.events.append(k, False, self.now)
@@ -596,9 +599,17 @@ def load_font():
     return _FONT[0]
 
 
+# What a CircuitPython console adds around the lines printed: the status bar
+# (an OSC title "ESC ] 0 ; ... ESC \\" with no newline, so the next line printed
+# follows it) and cursor moves ("ESC [ 2 K").
+_CONSOLE_CODES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]")
+
+
 def dump_to_log(text):
-    """The lines between the device's export markers: a session log."""
-    lines = text.splitlines()
+    """The lines between the device's export markers: a session log. The
+    console's escape codes and line ends ("\\r\\r\\n" from the board's UART)
+    are dropped."""
+    lines = [ln for ln in (_CONSOLE_CODES.sub("", ln).strip() for ln in text.splitlines()) if ln]
     if BEGIN in lines:
         lines = lines[lines.index(BEGIN) + 1:]
         if END not in lines:
