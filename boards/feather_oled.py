@@ -38,7 +38,7 @@ def build():
 
     displayio.release_displays()
     bus = i2cdisplaybus.I2CDisplayBus(board.I2C(), device_address=0x3C)
-    display = SH1107(bus, width=WIDTH, height=HEIGHT)
+    display = SH1107(bus, width=WIDTH, height=HEIGHT, auto_refresh=False)   # Altar refreshes
     keys = keypad.Keys((board.D9, board.D6, board.D5), value_when_pressed=False, pull=True)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
     return display, keys, pixels, None

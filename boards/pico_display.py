@@ -58,8 +58,10 @@ def build():
     displayio.release_displays()
     spi = busio.SPI(board.GP18, board.GP19)
     bus = fourwire.FourWire(spi, command=board.GP16, chip_select=board.GP17)
+    # No refresh until Altar's first screen: displayio would otherwise send
+    # its console at once, 0.2 s of SPI in the middle of the boot.
     display = ST7789(bus, rotation=270, width=WIDTH, height=HEIGHT, rowstart=40, colstart=53,
-                     backlight_pin=board.GP20)
+                     backlight_pin=board.GP20, auto_refresh=False)
     keys = keypad.Keys((board.GP12, board.GP13, board.GP14, board.GP15),
                        value_when_pressed=False, pull=True)
     return display, keys, RGBLed((board.GP6, board.GP7, board.GP8)), None

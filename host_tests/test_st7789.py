@@ -53,9 +53,6 @@ def real_driver(monkeypatch):
     class ST7789(adafruit_st7789.ST7789):
         _auto_refresh = False        # Blinka's refresh thread leaves it alone
 
-        def __init__(self, bus, **kw):
-            super().__init__(bus, auto_refresh=False, **kw)
-
     monkeypatch.setattr(busdisplay, "time", types.SimpleNamespace(
         sleep=lambda s: None, monotonic=time.monotonic))
     hw = Hardware("pico_display", lambda w, h: None,
@@ -339,6 +336,9 @@ def test_decode_checks_the_end_line_and_stops_at_a_time(tmp_path):
     assert S.decode(str(path)).rgb()[0][:3] == bytes.fromhex("00fc00")
     at_1 = S.decode(str(path), until=1.5)
     assert at_1.rgb()[0][:3] == bytes.fromhex("f80000") and at_1.time == 1.0
+    moments = [0.5, 1.0, 1.5, 2.5]
+    assert S.glass_at(str(path), moments) == [S.decode(str(path), until=t).rgb()
+                                             for t in moments]
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:-3] + lines[-1:]) + "\n")   # a lost D line
     try:
