@@ -62,7 +62,7 @@ def test_deploy_lays_out_a_circuitpy_drive(drive, capsys, board, profile, reqs):
     assert main(["deploy", str(drive), "--board", board]) == 0
     files = tree(drive)
     assert "code.py" in files and "settings.toml" in files and "requirements.txt" in files
-    assert "fonts/altar-mono-12.bdf" in files and "fonts/LICENSE-altar-mono.txt" in files
+    assert "fonts/altar-mono-12.pcf" in files and "fonts/LICENSE-altar-mono.txt" in files
     assert "lib/altar/core.py" in files and "lib/altar/sete_selos.py" in files
     assert "lib/altar_fw/app.py" in files and "lib/altar_fw/journal.py" in files
     assert [f for f in files if f.startswith("lib/boards/")] == \

@@ -224,7 +224,7 @@ def deploy(target, board, mpy_cross=None, lang="pt"):
     written += modules
     fonts = os.path.join(target, "fonts")
     os.makedirs(fonts, exist_ok=True)
-    for f in ("altar-mono-12.bdf", "LICENSE-altar-mono.txt"):
+    for f in ("altar-mono-12.pcf", "LICENSE-altar-mono.txt"):
         written.append(os.path.join(fonts, f))
         shutil.copyfile(os.path.join(ROOT, "firmware", "fonts", f), written[-1])
     settings = os.path.join(target, "settings.toml")
