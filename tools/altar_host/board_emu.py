@@ -39,6 +39,9 @@ CACHE = os.environ.get("ALTAR_CP_LIBS_CACHE") or os.path.join(RUNNER_DIR, "pip-c
 PINS = {"A": 12, "B": 13, "X": 14, "Y": 15}
 DC, CS = 16, 17
 RAMWR = 0x2C
+# Emulated s from a key's release to the next press in key_presses: more than
+# a redraw takes (0.2 s for a whole screen), so each screen can be seen.
+GAP = 0.35
 
 # deploy.REQUIREMENTS' names -> PyPI packages, pinned (the versions checked here).
 LIBS = {
@@ -187,7 +190,7 @@ class Result:
     """A run: code (node's exit status), console (UART text), stderr (the
     runner's [run] lines), summary (run.mjs --json: reason, emulated, wall,
     lines [[t, text]...], spi_bytes, ramwr_bursts [{start, end, bytes}...],
-    flash), and the paths spi_path, nvm_path, flash_path (None if not asked)."""
+    flash, nvm_writes [{op, at, start, end}...]), and the paths spi_path, nvm_path, flash_path (None if not asked)."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -198,6 +201,33 @@ class Result:
             if text in line:
                 return t
         return None
+
+
+def key_presses(keyed, start, keys=("A", "B", "X", "Y"), gap=GAP):
+    """The host emulator's key presses (emulator.Device.keyed: key number,
+    ms held) as button presses on the board from emulated second `start`:
+    [(button, t0, t1)], each press `gap` s after the last release. `keys`:
+    the board profile's KEYS (its keypad's buttons in key-number order)."""
+    out = []
+    t = start
+    for k, hold in keyed:
+        out.append((keys[k], t, t + hold / 1000))
+        t += hold / 1000 + gap
+    return out
+
+
+def journal_writes(summary, gap=0.001):
+    """The NVM sector's writes in a run's summary, each a (start, end) in
+    emulated seconds: run.mjs's erases and page programs, those less than
+    `gap` apart joined (one nvm[...] assignment: a page, or a sector
+    erased and rewritten)."""
+    out = []
+    for w in summary.get("nvm_writes", []):
+        if out and w["start"] - out[-1][1] < gap:
+            out[-1] = (out[-1][0], w["end"])
+        else:
+            out.append((w["start"], w["end"]))
+    return out
 
 
 def press_spec(presses):
@@ -213,7 +243,7 @@ def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, press
     dump_nvm, dump_flash: True for a file in workdir (a temporary folder if
     None) or a path. nvm: a file to seed microcontroller.nvm. Raises
     Unavailable when something is missing. until_frames=N stops when the
-    N-th RAMWR burst (screen refresh) has ended: 2 is Altar's first screen."""
+    N-th RAMWR burst (screen refresh) has ended: 1 is Altar's first screen."""
     why = missing(install=True)
     if why:
         raise Unavailable(why)
@@ -252,7 +282,7 @@ def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, press
 def ramwr_pixels(spi_path, t0=0.0, t1=float("inf")):
     """{RGB565 value: count} of the pixels sent by RAMWR commands issued
     between emulated times t0 and t1 (a pixel count, not a decoder: see
-    tools/rp2040/st7789.py for the screen)."""
+    tools/altar_host/st7789.py for the screen)."""
     counts = {}
     cur, t, odd = None, 0.0, None
     with open(spi_path) as f:
@@ -305,9 +335,9 @@ def main(argv=None):
     start = r.line_time("code.py output:")
     bursts = r.summary.get("ramwr_bursts", [])
     print("code.py starts at %.3f s" % start if start else "code.py did not start")
-    if start and len(bursts) >= 2:
+    if start and bursts:
         print("first screen %.3f-%.3f s (%.3f s after code.py starts)"
-              % (bursts[1]["start"], bursts[1]["end"], bursts[1]["end"] - start))
+              % (bursts[0]["start"], bursts[0]["end"], bursts[0]["end"] - start))
     for line in r.console.splitlines():
         if line.startswith("PROBE step 1 "):
             print("gc.mem_free() at the first App.step: %s" % line.split()[-1])

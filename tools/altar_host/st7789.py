@@ -367,6 +367,25 @@ def decode(path, panel=None, parse=None, until=None):
     return panel
 
 
+def glass_at(path, times, panel=None):
+    """The glass (Panel.rgb()) at each emulated time of `times` (ascending),
+    from one pass over the stream file: decode(path, until=t) for every t."""
+    panel = panel if panel is not None else Panel()
+    out = []
+    with open(path, encoding="ascii") as f:
+        for is_data, data, t in Log(f):
+            while len(out) < len(times) and t is not None and t > times[len(out)]:
+                out.append(panel.rgb())
+            if len(out) == len(times):
+                return out
+            if t is not None:
+                panel.time = t
+            panel.feed(is_data, data)
+    while len(out) < len(times):
+        out.append(panel.rgb())
+    return out
+
+
 def encode(runs, times=None):
     """A stream file's text for runs of (is_data, bytes), as run.mjs writes
     it; times: each run's emulated seconds (a command's is written)."""
