@@ -17,83 +17,19 @@ import shutil
 
 import pytest
 
-import boards
 from altar import log
 from altar.core import Session
 from altar_host import board_emu, st7789
 from altar_host.emulator import Device, FlashNVM, dump_to_log, png_pixels
 from conftest import HERE
-from device_driver import goto, play, value_of
-from test_device import TOUR, tour
+from board_script import PROFILE, START, opening, whole_game
+from test_device import TOUR
 from test_device_games import fa_tour, ra_tour
 
-PROFILE = boards.load("pico_display")
 FRAME_BYTES = PROFILE.WIDTH * PROFILE.HEIGHT * 2      # a full screen of RGB565
 FIRST_SCREEN_SEC = 5.0                                # from reset
-START = 5.0            # emulated s of the first press: the first screen is out
 GOLDEN = os.path.join(HERE, "golden", "screens", "pico-display-%s.png")
 CUT_SEED = 11          # which journal write the power cut hits, and when in it
-
-
-class Enough(Exception):
-    """Stops a tour on the host once it has shown the screens wanted."""
-
-
-class Script:
-    """A play on the host emulator's Pico Display, kept to be pressed on the
-    board: the keys, the screens named on the way (name, keys pressed before
-    it), and the session's view after each key."""
-
-    def __init__(self, lang="pt"):
-        self.dev = Device("pico-display", capture=False, lang=lang)
-        self.shots = []
-        self.views = [None]
-        key = self.dev.key
-
-        def keyed(k, hold=80):
-            key(k, hold)
-            s = self.dev.app.ui.session
-            self.views.append(s.view() if s else None)
-        self.dev.key = keyed
-
-    def shot(self, name):
-        self.shots.append((name, len(self.dev.keyed)))
-
-    def presses(self):
-        return board_emu.key_presses(self.dev.keyed, START, PROFILE.KEYS)
-
-    def end(self):
-        """Emulated s once the last key's screen is drawn."""
-        t1 = self.presses()[-1][2]
-        return t1 + board_emu.GAP
-
-
-def whole_game():
-    """The golden tour (a 3-player Sete Selos game to its end), the last
-    removal undone and entered again, then Menu > Export log."""
-    s = Script()
-    tour(s.dev, s.shot)
-    s.dev.press("back")                 # the menu's back: to the result
-    s.dev.press("undo")                 # B held
-    play(s.dev, TOUR[1][-1])
-    s.dev.press("ok")
-    goto(s.dev, value_of(s.dev, 2))     # Export log
-    return s
-
-
-def opening(play_tour, lang, last):
-    """A tour of the host's golden screens, up to the screen `last`."""
-    s = Script(lang)
-
-    def shot(name):
-        s.shot(name)
-        if name == last:
-            raise Enough
-    try:
-        play_tour(s.dev, shot)
-    except Enough:
-        pass
-    return s
 
 
 def glass(result, times):
@@ -139,16 +75,23 @@ def scripts():
             "ra": opening(ra_tour, "en", "ra-points")}
 
 
+KEYS = os.path.join(os.path.dirname(HERE), "tools", "rp2040", "two-rituals.keys")
+
+
 @pytest.fixture(scope="module")
 def runs(images, scripts, tmp_path_factory):
-    """The three plays on the board, side by side."""
+    """The three plays on the board, side by side, and the README's command
+    (board_emu's: deploy, --keys, --png)."""
     def go(name, lang):
         s = scripts[name]
         return lambda: board_emu.run(image=images[lang], max_sec=s.end() + 0.5, presses=s.presses(),
                                      spi=True, dump_nvm=True,
                                      workdir=str(tmp_path_factory.mktemp("emu-" + name)))
-    game, fa, ra = in_parallel(go("game", "pt"), go("fa", "pt"), go("ra", "en"))
-    return {"game": game, "fa": fa, "ra": ra}
+    cli = str(tmp_path_factory.mktemp("cli"))
+    readme = lambda: board_emu.main(["--keys", KEYS, "--png", os.path.join(cli, "screen.png"),
+                                     "--keep", cli])
+    game, fa, ra, code = in_parallel(go("game", "pt"), go("fa", "pt"), go("ra", "en"), readme)
+    return {"game": game, "fa": fa, "ra": ra, "cli": (code, cli)}
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +130,7 @@ def after(images, runs, scripts, cut_at, tmp_path_factory):
 
 
 def test_every_run_boots_and_ends_without_error(runs):
-    for name, r in sorted(runs.items()):
+    for name, r in sorted((k, v) for k, v in runs.items() if k != "cli"):
         assert r.code == 0, (name, r.stderr[-2000:])
         assert "code.py output:" in r.console, name
         assert "Traceback" not in r.console, (name, r.console[-2000:])
@@ -263,3 +206,22 @@ def test_a_cut_in_a_journal_write_loses_at_most_the_action_in_flight(after, cut_
     got = dev.app.ui.session.view() if dev.app.ui.session else None
     assert got in (views[released - 1], views[released]), (t, released)
     assert glass(r, [r.summary["emulated"]])[0] == png_pixels(dev.png())
+
+
+def test_the_readmes_command_saves_the_screen_the_host_emulator_shows(runs):
+    code, folder = runs["cli"]
+    assert code == 0
+    dev = Device("pico-display")
+    with open(KEYS, encoding="utf-8") as f:
+        for line in f:
+            for w in line.split("#")[0].split():
+                dev.press(w)
+    with open(os.path.join(folder, "screen.png"), "rb") as f:
+        assert png_pixels(f.read()) == png_pixels(dev.png(scale=2))
+
+
+def test_board_emu_names_a_word_it_cannot_press(tmp_path, capsys):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("ok\nok reboot\n")
+    assert board_emu.main(["--keys", str(keys)]) == 2
+    assert "line 2: 'reboot' is not a key word" in capsys.readouterr().err

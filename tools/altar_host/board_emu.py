@@ -30,6 +30,7 @@ from altar_host import deploy as _deploy
 ROOT = _deploy.ROOT
 RUNNER_DIR = os.path.join(ROOT, "tools", "rp2040")
 RUNNER = os.path.join(RUNNER_DIR, "run.mjs")
+XIP = os.path.join(ROOT, "tools", "rp2040_bench", "xip.mjs")
 SHARED = os.environ.get("ALTAR_RP2040") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
 UF2 = os.path.join(SHARED, "firmware", "circuitpython-10.3.0-alpha.4-raspberry_pi_pico-uart0.uf2")
 MPY_CROSS = os.path.join(os.path.dirname(SHARED), "circuitpython", "bin", "mpy-cross")
@@ -150,26 +151,38 @@ PROBE = '''\
 import gc, time
 print("PROBE start", time.monotonic(), gc.mem_free())
 import altar_fw.app as _app
-_step = _app.App.step
+_redraw = _app.App.redraw
 _n = [0]
-def _probe_step(self, now):
+def _probe_redraw(self, now):
+    _redraw(self, now)
     _n[0] += 1
-    if _n[0] in (1, 2, 100):
-        print("PROBE step", _n[0], time.monotonic(), gc.mem_free())
-    return _step(self, now)
-_app.App.step = _probe_step
+    gc.collect()
+    print("PROBE redraw", _n[0], time.monotonic(), gc.mem_free())
+_app.App.redraw = _probe_redraw
 import altar_code
 '''
 
 
 def add_probe(drive):
     """Make `drive` print markers around Altar's code.py: "PROBE start T FREE"
-    at the start, "PROBE step N T FREE" at App.step 1, 2 and 100 (T:
-    time.monotonic(), FREE: gc.mem_free()). For measurements, not a deploy."""
+    at the start, "PROBE redraw N T FREE" after each screen drawn (N from 1:
+    the first screen; T: time.monotonic(), FREE: gc.mem_free() after a
+    gc.collect()). For measurements, not a deploy: the collection and the
+    printing take time."""
     os.replace(os.path.join(drive, "code.py"), os.path.join(drive, "altar_code.py"))
     with open(os.path.join(drive, "code.py"), "w") as f:
         f.write(PROBE)
     return drive
+
+
+def probes(console, kind):
+    """[(N or None, T, FREE)] of the console's "PROBE kind ..." lines."""
+    out = []
+    for line in console.splitlines():
+        w = line[line.find("PROBE "):].split()      # the first follows the status bar's title
+        if len(w) >= 4 and w[0] == "PROBE" and w[1] == kind:
+            out.append(tuple(float(x) if "." in x else int(x) for x in w[2:]))
+    return out
 
 
 def fat_image(drive, image):
@@ -238,12 +251,14 @@ def press_spec(presses):
 
 def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, presses=(),
         nvm=None, stop_at=None, spi=False, dump_nvm=False, dump_flash=False, workdir=None,
-        timeout=None, uf2=UF2):
+        timeout=None, uf2=UF2, xip_penalty=None):
     """Boot the drive folder (or a FAT `image`) on the emulated Pico. spi,
     dump_nvm, dump_flash: True for a file in workdir (a temporary folder if
     None) or a path. nvm: a file to seed microcontroller.nvm. Raises
     Unavailable when something is missing. until_frames=N stops when the
-    N-th RAMWR burst (screen refresh) has ended: 1 is Altar's first screen."""
+    N-th RAMWR burst (screen refresh) has ended: 1 is Altar's first screen.
+    xip_penalty: cycles a flash read costs when it misses the XIP cache, with
+    tools/rp2040_bench/xip.mjs's cache model (None: rp2040js's, no misses)."""
     why = missing(install=True)
     if why:
         raise Unavailable(why)
@@ -259,8 +274,9 @@ def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, press
     spi_path, nvm_path = out(spi, "spi.log"), out(dump_nvm, "nvm.bin")
     flash_path = out(dump_flash, "circuitpy-after.img")
     json_path = os.path.join(workdir, "run.json")
-    cmd = ["node", RUNNER, "--uf2", uf2, "--fs", image, "--max-sec", str(max_sec),
-           "--json", json_path]
+    cmd = ["node", RUNNER] if xip_penalty is None else ["node", XIP, RUNNER_DIR, "--xip-penalty",
+                                                        str(xip_penalty)]
+    cmd += ["--uf2", uf2, "--fs", image, "--max-sec", str(max_sec), "--json", json_path]
     for opt, val in (("--until", until), ("--until-frames", until_frames), ("--nvm", nvm),
                      ("--stop-at", stop_at),
                      ("--spi", spi_path), ("--dump-nvm", nvm_path),
@@ -308,28 +324,66 @@ def rgb565(rgb):
     return (rgb >> 19 & 0x1F) << 11 | (rgb >> 10 & 0x3F) << 5 | (rgb >> 3 & 0x1F)
 
 
+KEY_WORDS = ("prev", "next", "ok", "back", "undo")
+FIRST_PRESS = 5.0     # emulated s: --keys start once the first screen is out
+
+
+def keys_to_presses(text, lang="pt"):
+    """Key words (as `altar emulate --keys`: prev next ok back undo; # starts
+    a comment) -> the board's button presses, as the host emulator's Pico
+    Display makes them from FIRST_PRESS on. Raises ValueError on another word."""
+    from altar_host.emulator import Device
+    dev = Device("pico-display", capture=False, lang=lang)
+    for n, line in enumerate(text.splitlines(), 1):
+        for w in line.split("#")[0].split():
+            if w not in KEY_WORDS:
+                raise ValueError("line %d: %r is not a key word (%s)" % (n, w, " ".join(KEY_WORDS)))
+            dev.press(w)
+    return key_presses(dev.keyed, FIRST_PRESS)
+
+
 def main(argv=None):
-    """python tools/altar_host/board_emu.py [--py] [--max-sec S] [--press B@T0:T1,...]
-    [--keep DIR]: deploy Altar for the Pico Display with the probe code.py
-    (add_probe), boot it, print the console and the boot's figures."""
+    """python -m altar_host.board_emu [--keys FILE] [--png FILE] [--py] [--lang pt|en]
+    [--max-sec S] [--press B@T0:T1,...] [--keep DIR]: deploy Altar for the
+    Pico Display with the probe code.py (add_probe), boot it on real
+    CircuitPython in rp2040js, press the keys, print the console and the
+    boot's figures, and save the screen the panel shows at the end (whole
+    games: tools/bench_board.py)."""
     import argparse
     ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--keys", help="a file of key words (prev next ok back undo), pressed "
+                                   "from %g s on, one every %.2f s after the last" % (FIRST_PRESS, GAP))
+    ap.add_argument("--png", help="save the panel's last screen (decoded from the SPI bytes)")
+    ap.add_argument("--lang", default="pt", choices=("pt", "en"))
     ap.add_argument("--py", action="store_true", help="ship .py, not .mpy")
-    ap.add_argument("--max-sec", type=float, default=8)
+    ap.add_argument("--max-sec", type=float, default=8,
+                    help="emulated s to run (with --keys: at least until the last key's screen)")
     ap.add_argument("--press", default="", help="A@6:6.15,Y@7:7.1 (buttons A B X Y or GPIOs)")
     ap.add_argument("--keep", help="folder for the drive, image, SPI log and NVM (kept)")
     a = ap.parse_args(argv)
+    presses = []
+    try:
+        if a.keys:
+            with open(a.keys, encoding="utf-8") as f:
+                presses = keys_to_presses(f.read(), a.lang)
+        for p in filter(None, a.press.split(",")):
+            b, win = p.split("@")
+            t0, t1 = win.split(":")
+            presses.append((b if b in PINS else int(b), float(t0), float(t1)))
+    except (OSError, ValueError) as e:
+        print("board_emu: %s" % e, file=sys.stderr)
+        return 2
+    max_sec = round(max([a.max_sec] + [t1 + GAP + 0.5 for _, _, t1 in presses]), 3)
     work = a.keep or tempfile.mkdtemp(prefix="altar-emu-")
     drive = os.path.join(work, "drive")
     if os.path.isdir(drive):
         shutil.rmtree(drive)
-    add_probe(make_drive(drive, mpy_cross=None if a.py else "default"))
-    presses = []
-    for p in filter(None, a.press.split(",")):
-        b, win = p.split("@")
-        t0, t1 = win.split(":")
-        presses.append((b if b in PINS else int(b), float(t0), float(t1)))
-    r = run(drive, max_sec=a.max_sec, presses=presses, spi=True, dump_nvm=True, workdir=work)
+    try:
+        add_probe(make_drive(drive, mpy_cross=None if a.py else "default", lang=a.lang))
+        r = run(drive, max_sec=max_sec, presses=presses, spi=True, dump_nvm=True, workdir=work)
+    except Unavailable as e:
+        print("board_emu: the emulated Pico cannot run: %s" % e, file=sys.stderr)
+        return 2
     sys.stdout.write(r.console)
     sys.stderr.write(r.stderr)
     start = r.line_time("code.py output:")
@@ -338,13 +392,18 @@ def main(argv=None):
     if start and bursts:
         print("first screen %.3f-%.3f s (%.3f s after code.py starts)"
               % (bursts[0]["start"], bursts[0]["end"], bursts[0]["end"] - start))
-    for line in r.console.splitlines():
-        if line.startswith("PROBE step 1 "):
-            print("gc.mem_free() at the first App.step: %s" % line.split()[-1])
+    drawn = probes(r.console, "redraw")
+    if drawn:
+        print("gc.mem_free() after the first screen: %d, after the last: %d"
+              % (drawn[0][2], drawn[-1][2]))
+    if a.png:
+        from altar_host import st7789
+        with open(a.png, "wb") as f:
+            f.write(st7789.decode(r.spi_path).png(scale=2))
+        print("the last screen: %s" % a.png)
     print("files in %s" % work)
     return r.code
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [os.path.join(ROOT, "lib"), os.path.join(ROOT, "firmware")]
     sys.exit(main())
