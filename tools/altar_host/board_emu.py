@@ -10,7 +10,7 @@ tools/rp2040/run.mjs in rp2040js 1.4.1 under Node.
     r.console, r.summary["ramwr_bursts"], r.spi_path, r.nvm_path
 
 make_drive lays out the drive with `altar deploy` (altar_host.deploy.deploy)
-and adds the CircuitPython libraries of deploy's REQUIREMENTS from their PyPI
+and adds the CircuitPython libraries its requirements.txt names from their PyPI
 packages (pip download, pinned in LIBS, cached in tools/rp2040/pip-cache or
 ALTAR_CP_LIBS_CACHE), compiled to .mpy as circup would install them from the
 bundle. run builds the 1 MiB FAT12 CIRCUITPY image with mkfs.fat + mcopy
@@ -135,13 +135,14 @@ def install_libs(drive, wheels, mpy_cross=None):
 
 def make_drive(target, board="pico-display", mpy_cross="default", lang="pt", libs_mpy=True):
     """`altar deploy target --board board` (.mpy with the shared mpy-cross when
-    it is there, unless mpy_cross=None) plus the board's CircuitPython
-    libraries from PyPI. Returns target."""
+    it is there, unless mpy_cross=None) plus the CircuitPython libraries of
+    the requirements.txt it writes, from PyPI. Returns target."""
     if mpy_cross == "default":
         mpy_cross = MPY_CROSS if os.path.exists(MPY_CROSS) else None
     os.makedirs(target, exist_ok=True)
     _deploy.deploy(target, board, mpy_cross=mpy_cross, lang=lang)
-    names = _deploy.REQUIREMENTS[board.replace("-", "_")]
+    with open(os.path.join(target, "requirements.txt")) as f:     # what circup would read
+        names = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
     install_libs(target, fetch_libs(names), mpy_cross if libs_mpy else None)
     return target
 
