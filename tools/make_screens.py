@@ -4,13 +4,12 @@ host_tests/golden/screens), 3 by 3 and enlarged, for the README: Sete Selos
 on each board, Fantasmagória on the Pico Display, Ritos Ancestrais on the
 Feather."""
 
+import io
 import os
-import sys
+
+from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-
-from altar_host.emulator import png_bytes, png_pixels  # noqa: E402
 
 SETE = ("new-game", "players", "board", "winner", "value", "redirect", "remove", "over", "menu")
 FA = ("fa-trump", "fa-leader", "fa-board", "fa-trick", "fa-possessed", "fa-number", "fa-ghosts",
@@ -24,21 +23,18 @@ GAP = 6
 
 
 def sheet(board, names, scale):
-    imgs = []
-    for n in names:
-        with open(os.path.join(ROOT, "host_tests", "golden", "screens", "%s-%s.png" % (board, n)),
-                  "rb") as f:
-            imgs.append(png_pixels(f.read()))
-    w, h = imgs[0][0], imgs[0][1]
-
-    def rgb(x, y):
-        i = (y // (h + GAP)) * 3 + x // (w + GAP)
-        xx, yy = x % (w + GAP), y % (h + GAP)
-        if xx >= w or yy >= h or i >= len(imgs):
-            return (90, 90, 90)
-        return tuple(imgs[i][2][yy][3 * xx:3 * xx + 3])
+    """The sheet's PNG: the goldens in rows of 3 on grey, enlarged `scale` times."""
+    golden = os.path.join(ROOT, "host_tests", "golden", "screens")
+    imgs = [Image.open(os.path.join(golden, "%s-%s.png" % (board, n))).convert("RGB") for n in names]
+    w, h = imgs[0].size
     rows = (len(imgs) + 2) // 3
-    return png_bytes(3 * (w + GAP) - GAP, rows * (h + GAP) - GAP, rgb, scale)
+    out = Image.new("RGB", (3 * (w + GAP) - GAP, rows * (h + GAP) - GAP), (90, 90, 90))
+    for i, img in enumerate(imgs):
+        out.paste(img, ((i % 3) * (w + GAP), (i // 3) * (h + GAP)))
+    out = out.resize((out.width * scale, out.height * scale), Image.NEAREST)
+    data = io.BytesIO()
+    out.save(data, "PNG")
+    return data.getvalue()
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ yielding (is_data, bytes, seconds or None) for each run.
 
 import collections
 
-from altar_host.emulator import png_bytes
+from altar_host.emulator import png_rgb
 
 RAM_COLS = 240
 RAM_ROWS = 320
@@ -285,9 +285,7 @@ class Panel:
         return out
 
     def png(self, scale=1, raw=False):
-        rows = self.rgb(raw)
-        return png_bytes(self.view.width, self.view.height,
-                         lambda x, y: rows[y][3 * x:3 * x + 3], scale)
+        return png_rgb(self.view.width, self.view.height, b"".join(self.rgb(raw)), scale)
 
 
 # -- the runner's stream file ---------------------------------------------------------------
