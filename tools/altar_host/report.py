@@ -1,137 +1,351 @@
-"""Simulation reports: summaries merged across shards, an HTML page with PNG
-plots (drawn here, no plotting library), and summary.json.
+"""Simulation reports: summary.json, report.html and its PNG plots for one
+batch (`altar simulate --report DIR`); balance.json, balance.html and a
+forest plot for a comparison of option sets (`altar balance --report DIR`).
 
-    altar simulate ... --report DIR      one batch (or one shard)
-    altar report DIR [DIR ...] -o OUT    merge shards' summary.json into one report
+The summaries and balance results are simulate.summarise's and
+simulate.balance's; this module only lays them out. Plots are matplotlib's,
+drawn on the Agg canvas directly (no pyplot), so writing a report touches no
+global plotting state and needs no display.
 """
 
 import html
 import json
 import os
+import textwrap
 
-from altar_host.emulator import png_bytes
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-COUNTS = ("endings", "lengths", "scores")
-
-
-def merge(summaries):
-    """One summary from several shards of the same batch (or batches of the
-    same game and players)."""
-    first = summaries[0]
-    out = {k: first[k] for k in ("game", "players", "bots", "options")}
-    out["seeds"] = sorted({s["seed"] for s in summaries})
-    out["games"] = sum(s["games"] for s in summaries)
-    out["wins"] = [sum(s["wins"][i] for s in summaries) for i in range(len(first["wins"]))]
-    for key in COUNTS:
-        merged = {}
-        for s in summaries:
-            if (s["game"], s["players"]) != (first["game"], first["players"]):
-                raise ValueError("cannot merge %s/%d with %s/%d" % (
-                    s["game"], s["players"], first["game"], first["players"]))
-            for k, v in s.get(key, {}).items():
-                merged[k] = merged.get(k, 0) + v
-        out[key] = merged
-    return finish(out)
+WIDTH, HEIGHT, DPI = 6.4, 3.6, 100       # every plot but the forest: 640 x 360 pixels
+GAMES = {"sete-selos": "Sete Selos", "fantasmagoria": "Fantasmagória"}
+LENGTH_UNIT = {"sete-selos": "rituals played", "fantasmagoria": "actions in the log"}
+SCORE_UNIT = {"sete-selos": "power", "fantasmagoria": "scares (lower is better)"}
 
 
-def finish(summary):
-    """Rates and 95% intervals from the counts."""
-    from altar_host.simulate import wilson
-    n = summary["games"]
-    summary["win_rate"] = [round(w / n, 4) if n else 0 for w in summary["wins"]]
-    summary["win_rate_95"] = [[round(x, 4) for x in wilson(w, n)] for w in summary["wins"]]
-    return summary
+# -- what the numbers are ------------------------------------------------------------------
+
+def seat_names(game, players, seats):
+    """P1..Pn, and "Ban" for the Banished Cultist, the third seat of a
+    2-player Sete Selos game (the only seat that is not a player)."""
+    return ["P%d" % (i + 1) if i < players else "Ban" for i in range(seats)]
+
+
+def _sorted_counts(counts):
+    """(value, count) pairs of a {str(int): count} table, by value."""
+    return sorted((int(k), v) for k, v in counts.items())
+
+
+def _values(counts):
+    """Every observation of a {str(int): count} table (the box plots and
+    means need them; a batch has at most a few million)."""
+    pairs = _sorted_counts(counts)
+    return np.repeat([k for k, _ in pairs], [v for _, v in pairs])
+
+
+def _game(summary):
+    return GAMES.get(summary["game"], summary["game"])
+
+
+def options_label(options):
+    return "; ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(options.items())) \
+        or "defaults"
+
+
+def _pct(x):
+    return "%.1f%%" % (100 * x)
 
 
 # -- plots --------------------------------------------------------------------------------
 
-BG = (255, 255, 255)
-AXIS = (60, 60, 60)
-BAR = (70, 110, 180)
-WHISKER = (200, 40, 40)
+def _figure(height=HEIGHT):
+    """A figure on its own Agg canvas; constrained layout keeps the labels
+    from overlapping whatever their length."""
+    fig = Figure(figsize=(WIDTH, height), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
 
 
-def bars(values, highs=None, lows=None, width=480, height=200):
-    """A bar chart PNG of values in 0..max; optional interval whiskers."""
-    top = max(list(values) + list(highs or [])) or 1
-    n = max(1, len(values))
-    slot = (width - 20) // n
-    pix = [[BG] * width for _ in range(height)]
-
-    def y_of(v):
-        return height - 10 - int((height - 20) * v / top)
-
-    for x in range(10, width - 10):
-        pix[height - 10][x] = AXIS
-    for i, v in enumerate(values):
-        x0 = 10 + i * slot + slot // 6
-        x1 = 10 + (i + 1) * slot - slot // 6
-        for y in range(y_of(v), height - 10):
-            for x in range(x0, max(x1, x0 + 1)):
-                pix[y][x] = BAR
-        if highs is not None:
-            xm = (x0 + x1) // 2
-            for y in range(y_of(highs[i]), y_of(lows[i]) + 1):
-                pix[y][xm] = WHISKER
-            for x in range(xm - 3, xm + 4):
-                pix[y_of(highs[i])][x] = WHISKER
-                pix[y_of(lows[i])][x] = WHISKER
-    return png_bytes(width, height, lambda x, y: pix[y][x])
+def _nothing(ax, why):
+    """An empty plot says so, rather than showing bare axes."""
+    ax.text(0.5, 0.5, why, transform=ax.transAxes, ha="center", va="center", color="0.4")
 
 
-def _histogram(counts):
-    keys = sorted(counts, key=lambda k: (len(k), k))
-    return keys, [counts[k] for k in keys]
+def plot_winrate(summary, names):
+    fig = _figure()
+    ax = fig.add_subplot()
+    rates = 100 * np.array(summary["win_rate"], dtype=float)
+    lo, hi = (100 * np.array(summary["win_rate_95"], dtype=float).reshape(-1, 2)).T
+    x = np.arange(len(names))
+    ax.bar(x, rates, color=["C%d" % i for i in x], alpha=0.8)
+    ax.errorbar(x, rates, yerr=[rates - lo, hi - rates], fmt="none", ecolor="0.15", capsize=6,
+                label="95% interval")
+    fair = 100 / len(names)
+    ax.axhline(fair, color="0.3", linestyle="--", linewidth=1,
+               label="fair share (1/%d = %.0f%%)" % (len(names), fair))
+    for xi, r, top in zip(x, rates, hi):
+        ax.text(xi, top + 1, "%.1f%%" % r, ha="center", va="bottom", fontsize="small")
+    ax.set_xticks(x, names)
+    # room above the tallest interval for its label and for the legend, but
+    # no ticks past 100%
+    ax.set_ylim(0, min(max(max(hi, default=0), fair) * 1.3 + 5, 110))
+    ax.yaxis.set_major_formatter(PercentFormatter(100))
+    ax.set_xlabel("seat")
+    ax.set_ylabel("games won (%)")
+    ax.set_title("Win rate by seat, %d games" % summary["games"])
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def plot_lengths(summary):
+    fig = _figure()
+    ax = fig.add_subplot()
+    pairs = _sorted_counts(summary["lengths"])
+    unit = LENGTH_UNIT.get(summary["game"], "length")
+    if pairs:
+        # lengths are whole numbers: one bar per value is the exact histogram
+        ax.bar([k for k, _ in pairs], [v for _, v in pairs], width=1, color="C0",
+               edgecolor="white", linewidth=0.5)
+        mean = _values(summary["lengths"]).mean()
+        ax.axvline(mean, color="C3", linestyle="--", linewidth=1, label="mean %.1f" % mean)
+        ax.legend(loc="upper left", fontsize="small")
+    else:
+        _nothing(ax, "no games")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("game length (%s)" % unit)
+    ax.set_ylabel("games")
+    ax.set_title("Game length, %d games" % summary["games"])
+    return fig
+
+
+def plot_endings(summary):
+    fig = _figure()
+    ax = fig.add_subplot()
+    endings = sorted(summary["endings"].items(), key=lambda kv: (-kv[1], kv[0]))
+    n = summary["games"]
+    if endings:
+        # horizontal bars: ending names of any length stay readable
+        y = np.arange(len(endings))
+        counts = [v for _, v in endings]
+        ax.barh(y, counts, color="C2", alpha=0.85)
+        ax.set_yticks(y, [k for k, _ in endings])
+        ax.invert_yaxis()
+        for yi, v in zip(y, counts):
+            ax.text(v, yi, " %d (%s)" % (v, _pct(v / n)), va="center", fontsize="small")
+        ax.set_xlim(0, max(counts) * 1.25)        # room for the labels right of the bars
+    else:
+        _nothing(ax, "no games")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("games")
+    ax.set_ylabel("ending")
+    ax.set_title("How games end, %d games" % n)
+    return fig
+
+
+def plot_scores(summary, names):
+    fig = _figure()
+    ax = fig.add_subplot()
+    data = [(i, _values(c)) for i, c in enumerate(summary["scores"]) if c]
+    if data:
+        # whiskers at 0 and 100 per cent: the full range, no points called outliers
+        box = ax.boxplot([v for _, v in data], positions=[i for i, _ in data], whis=(0, 100),
+                         widths=0.5, showmeans=True, patch_artist=True,
+                         medianprops={"color": "0.1"},
+                         meanprops={"marker": "D", "markerfacecolor": "white",
+                                    "markeredgecolor": "0.1", "markersize": 5})
+        for patch, (i, _) in zip(box["boxes"], data):
+            patch.set_facecolor("C%d" % i)
+            patch.set_alpha(0.7)
+    else:
+        _nothing(ax, "no final scores recorded")
+    # games with no final score (a Sete Selos game won outright) are left out,
+    # so each seat says how many games its box is made of
+    ax.set_xticks(range(len(names)), ["%s\n%d games" % (name, sum(c.values()))
+                                      for name, c in zip(names, summary["scores"])])
+    ax.set_xlim(-0.6, len(names) - 0.4)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("seat (box: quartiles; line: median; ◇: mean; whiskers: range)")
+    ax.set_ylabel("final %s" % SCORE_UNIT.get(summary["game"], "score"))
+    ax.set_title("Final scores by seat")
+    return fig
+
+
+def forest_height(sets, seats):
+    """Inches: a fixed part for title and axis, and a band per option set
+    tall enough to keep its seats' intervals apart."""
+    return max(HEIGHT, 1.4 + 0.14 * seats * sets)
+
+
+def plot_forest(result, names):
+    sets = result["sets"]
+    fig = _figure(forest_height(len(sets), len(names)))
+    ax = fig.add_subplot()
+    # each set a row; its seats spread inside the row so intervals do not overlap
+    offsets = np.linspace(-0.3, 0.3, len(names)) if len(names) > 1 else [0.0]
+    markers = "osD^v"
+    for seat, name in enumerate(names):
+        d = 100 * np.array([row["win_rate_change"][seat][0] for row in sets])
+        lo = 100 * np.array([row["win_rate_change"][seat][1][0] for row in sets])
+        hi = 100 * np.array([row["win_rate_change"][seat][1][1] for row in sets])
+        ax.errorbar(d, np.arange(len(sets)) + offsets[seat], xerr=[d - lo, hi - d], fmt=markers[
+            seat % len(markers)], color="C%d" % seat, capsize=3, markersize=5, label=name)
+    ax.axvline(0, color="0.3", linewidth=1)
+    # one option a line, wrapped: the labels must leave the plot its width
+    labels = ["\n".join(textwrap.fill(options_label({k: v}), 22)
+                        for k, v in sorted(row["options"].items())) or "defaults"
+              for row in sets]
+    labels[0] += "\n(baseline)"
+    ax.set_yticks(range(len(sets)), labels)
+    ax.set_ylim(len(sets) - 0.5, -0.5)           # the baseline on top
+    ax.set_xlabel("win-rate change from the baseline (percentage points)")
+    ax.set_ylabel("option set, %d games each" % result["games"])
+    # over the figure, not the axes: the labels may push the axes right
+    fig.suptitle("Win-rate change by seat, with 95% intervals")
+    # below the axes, in one row: beside them it would take the width the
+    # option labels need
+    fig.legend(loc="outside lower center", ncols=len(names), fontsize="small")
+    return fig
+
+
+# -- HTML --------------------------------------------------------------------------------
+
+PAGE = """<!doctype html>
+<html lang=en><meta charset=utf-8><title>%s</title>
+<style>
+body { font-family: sans-serif; max-width: 52em; margin: 1em auto; }
+table { border-collapse: collapse; margin: 1em 0; }
+caption { font-weight: bold; text-align: left; }
+th, td { padding: 0.15em 0.7em; border-bottom: 1px solid #ccc; }
+th[scope=row] { font-weight: normal; text-align: left; }
+td.n { text-align: right; }
+</style>
+"""
+
+
+def _table(caption, head, rows):
+    """A table whose first column names the row; the other columns are
+    numbers, aligned right so their digits line up."""
+    def row_html(row):
+        first, rest = row[0], row[1:]
+        return "<tr><th scope=row>%s</th>%s</tr>" % (html.escape(str(first)), "".join(
+            "<td class=n>%s</td>" % html.escape(str(c)) for c in rest))
+    out = ["<table><caption>%s</caption>" % html.escape(caption),
+           "<tr>%s</tr>" % "".join("<th scope=col>%s</th>" % html.escape(h) for h in head)]
+    out += [row_html(row) for row in rows]
+    return "\n".join(out) + "\n</table>"
+
+
+def _image(directory, name, fig, title, alt):
+    """Save the plot; its heading and <img> (sized, so the page does not
+    jump as pictures load)."""
+    fig.savefig(os.path.join(directory, name), dpi=DPI)
+    width, height = (round(x * DPI) for x in fig.get_size_inches())
+    return "<h2>%s</h2>\n<img src=\"%s\" alt=\"%s\" width=%d height=%d>" % (
+        html.escape(title), name, html.escape(alt), width, height)
+
+
+def _header(summary):
+    lines = ["<h1>%s, %d players: %d games</h1>" % (html.escape(_game(summary)), summary["players"],
+                                                    summary["games"])]
+    facts = [("bots", ", ".join(summary["bots"])), ("options", options_label(summary["options"])),
+             ("seed", str(summary["seed"])),
+             ("games per second", "%.1f" % summary["games_per_second"]
+              if summary.get("games_per_second") else "not measured")]
+    if "interrupted" in summary:
+        facts.append(("interrupted", "%d of %d games finished" % (
+            summary["games"], summary["interrupted"]["games_asked"])))
+    lines.append("<ul>%s</ul>" % "".join("<li><b>%s</b>: %s</li>" % (k, html.escape(v))
+                                          for k, v in facts))
+    return lines
+
+
+def _winrate_rows(summary, names):
+    return [(name, w, _pct(r), "%s – %s" % (_pct(lo), _pct(hi)))
+            for name, w, r, (lo, hi) in zip(names, summary["wins"], summary["win_rate"],
+                                            summary["win_rate_95"])]
+
+
+def _score_rows(summary, names):
+    rows = []
+    for name, counts in zip(names, summary["scores"]):
+        v = _values(counts)
+        rows.append((name, len(v), "%.2f" % v.mean(), "%g" % np.median(v),
+                     "%d – %d" % (v.min(), v.max())) if len(v) else (name, 0, "", "", ""))
+    return rows
 
 
 def write(directory, summary):
-    """summary.json, report.html and its PNGs in directory."""
+    """summary.json, report.html and its PNGs (winrate, lengths, endings,
+    scores) in directory."""
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "summary.json"), "w") as f:
         f.write(json.dumps(summary, sort_keys=True, indent=1) + "\n")
-    plots = []
-    wr = summary["win_rate"]
-    lows = [lo for lo, hi in summary["win_rate_95"]]
-    highs = [hi for lo, hi in summary["win_rate_95"]]
-    plots.append(("winrate.png", "Win rate by seat (P1 first), with 95% intervals",
-                  bars(wr, highs, lows), ["P%d %.1f%% (%.1f-%.1f)" % (i + 1, 100 * wr[i],
-                                          100 * lows[i], 100 * highs[i])
-                                          for i in range(len(wr))]))
-    for key, title in (("lengths", "Game length"), ("endings", "How games end"),
-                       ("scores", "Final scores, every seat")):
-        keys, vals = _histogram(summary.get(key, {}))
-        if vals:
-            plots.append(("%s.png" % key, title, bars(vals),
-                          ["%s: %d" % (k, v) for k, v in zip(keys, vals)]))
-    parts = ["<!doctype html><meta charset=utf-8><title>Altar simulation</title>",
-             "<h1>%s, %d players: %d games</h1>" % (html.escape(summary["game"]),
-                                                    summary["players"], summary["games"]),
-             "<p>bots: %s; options: %s</p>" % (html.escape(", ".join(summary["bots"])),
-                                               html.escape(json.dumps(summary["options"])))]
-    for name, title, data, legend in plots:
-        with open(os.path.join(directory, name), "wb") as f:
-            f.write(data)
-        parts.append("<h2>%s</h2><img src=%s alt='%s'><p>%s</p>" % (
-            html.escape(title), name, html.escape(title), html.escape(" · ".join(legend))))
+    names = seat_names(summary["game"], summary["players"], len(summary["wins"]))
+    n = summary["games"]
+    unit = LENGTH_UNIT.get(summary["game"], "length")
+    score = SCORE_UNIT.get(summary["game"], "score")
+    parts = [PAGE % "Altar simulation: %s" % html.escape(_game(summary))]
+    parts += _header(summary)
+    parts += [
+        _image(directory, "winrate.png", plot_winrate(summary, names), "Win rate by seat",
+                     "Bar chart of the win rate of each seat (%s) with 95%% intervals and the "
+                     "fair share of %s" % (", ".join(names), _pct(1 / len(names)))),
+        "<p>Shared wins count for every winner, so the rates can add up to more than 100%.</p>",
+        _table("Win rate by seat", ("seat", "wins", "win rate", "95% interval"),
+               _winrate_rows(summary, names)),
+        _image(directory, "endings.png", plot_endings(summary), "How games end",
+                     "Horizontal bar chart of the number of games ending each way"),
+        _table("How games end", ("ending", "games", "share"),
+               [(k, v, _pct(v / n)) for k, v in sorted(summary["endings"].items(),
+                                                        key=lambda kv: (-kv[1], kv[0]))]),
+        _image(directory, "lengths.png", plot_lengths(summary), "Game length",
+                     "Histogram of game length in %s" % unit),
+        _table("Game length (%s)" % unit, ("length", "games", "share"),
+               [(k, v, _pct(v / n)) for k, v in _sorted_counts(summary["lengths"])]),
+        _image(directory, "scores.png", plot_scores(summary, names), "Final scores by seat",
+                     "Box plots of each seat's final %s: quartiles, median, mean and range"
+                     % score),
+        _table("Final %s by seat" % score, ("seat", "games scored", "mean", "median", "range"),
+               _score_rows(summary, names)),
+    ]
     with open(os.path.join(directory, "report.html"), "w", encoding="utf-8") as f:
         f.write("\n".join(parts) + "\n")
 
 
-def main(args):
-    import sys
-    summaries = []
-    for d in args.dirs:
-        try:
-            with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
-                summaries.append(json.load(f))
-        except (OSError, ValueError) as e:
-            print("altar report: %s: %s" % (d, e), file=sys.stderr)
-            return 2
-    try:
-        merged = merge(summaries)
-    except ValueError as e:
-        print("altar report: %s" % e, file=sys.stderr)
-        return 2
-    write(args.output, merged)
-    print("%s: %d games from %d summaries" % (args.output, merged["games"], len(summaries)))
-    return 0
+def _change(d, lo, hi):
+    return "%+.1f pp" % (100 * d), "%+.1f – %+.1f pp" % (100 * lo, 100 * hi)
+
+
+def write_balance(directory, result):
+    """balance.json, balance.html and forest.png in directory."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "balance.json"), "w") as f:
+        f.write(json.dumps(result, sort_keys=True, indent=1) + "\n")
+    names = seat_names(result["game"], result["players"], len(result["sets"][0]["win_rate"]))
+    game = _game(result)
+    parts = [PAGE % "Altar balance: %s" % html.escape(game),
+             "<h1>%s, %d players: %d option sets, %d games each</h1>" % (
+                 html.escape(game), result["players"], len(result["sets"]), result["games"]),
+             "<ul><li><b>bots</b>: %s</li><li><b>seed</b>: %d (every set plays the same seeds)"
+             "</li></ul>" % (html.escape(", ".join(result["bots"])), result["seed"]),
+             _image(directory, "forest.png", plot_forest(result, names), "Win-rate change by seat",
+                    "Forest plot: for each option set, each seat's change in win rate from the "
+                    "baseline, in percentage points, with 95% intervals")]
+    for i, row in enumerate(result["sets"]):
+        label = options_label(row["options"]) + (" (baseline)" if i == 0 else "")
+        parts.append("<h2>%s</h2>" % html.escape(label))
+        parts.append(_table("Win rate by seat: %s" % label,
+                            ("seat", "win rate", "95% interval", "change", "95% interval"),
+                            [(name, _pct(r), "%s – %s" % (_pct(lo), _pct(hi)),
+                              *_change(d, clo, chi))
+                             for name, r, (lo, hi), (d, (clo, chi))
+                             in zip(names, row["win_rate"], row["win_rate_95"],
+                                    row["win_rate_change"])]))
+        total = sum(row["endings"].values())
+        parts.append(_table("How games end: %s" % label, ("ending", "games", "share"),
+                            [(k, v, _pct(v / total)) for k, v in sorted(
+                                row["endings"].items(), key=lambda kv: (-kv[1], kv[0]))]))
+    with open(os.path.join(directory, "balance.html"), "w", encoding="utf-8") as f:
+        f.write("\n".join(parts) + "\n")
