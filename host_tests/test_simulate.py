@@ -1,6 +1,6 @@
 """`altar simulate`: whole games with bots; every game's log replays to the
-same result (both VMs for a sample), results do not depend on --jobs, and
-the draft deals what the rulebook says."""
+same result (both VMs for a sample), results do not depend on the chunks
+(nor on Dask: test_dask.py), and the draft deals what the rulebook says."""
 
 import json
 import os
@@ -19,13 +19,16 @@ from conftest import VMS, have, run_replay
     ("sete-selos", 4, ["heuristic", "random"]), ("fantasmagoria", 4, ["random"]),
 ])
 def test_simulated_logs_replay_to_the_same_result(tmp_path, game, players, bots):
-    outcomes, _ = sim.simulate(game, players, bots, 40, 7, logs=str(tmp_path))
+    counts, _ = sim.simulate(game, players, bots, 40, 7, logs=str(tmp_path))
     names = sorted(os.listdir(tmp_path))
     assert len(names) == 40
-    for i, (winners, how, length, scores) in enumerate(outcomes):
+    again = sim.empty(game, players)
+    for i in range(40):
         with open(tmp_path / ("%s-%d.jsonl" % (game, 7 + i)), "rb") as f:
-            again = log.load(f)
-        assert again.view()["winners"] == winners and again.view()["status"] == "over"
+            s = log.load(f)
+        assert s.view()["status"] == "over"
+        sim.tally(again, s)
+    assert again == counts
     for name in names[:3]:             # the contract's replay, every VM here, same bytes
         cp = run_replay("cpython", str(tmp_path / name))
         assert cp[0] == 0
@@ -34,22 +37,46 @@ def test_simulated_logs_replay_to_the_same_result(tmp_path, game, players, bots)
                 assert cp == run_replay(vm, str(tmp_path / name)), vm
 
 
-def test_results_do_not_depend_on_jobs_or_shards(tmp_path, capsys):
+def test_results_do_not_depend_on_the_chunks(tmp_path, capsys):
     one, _ = sim.simulate("sete-selos", 4, ["random"], 120, 3)
-    two, _ = sim.simulate("sete-selos", 4, ["random"], 120, 3, jobs=2)
-    halves = [sim.simulate("sete-selos", 4, ["random"], 120, 3, shard=(i, 2))[0] for i in (0, 1)]
-    assert one == two == halves[0] + halves[1]
+    for chunk in (1, 7, 120):
+        assert sim.simulate("sete-selos", 4, ["random"], 120, 3, chunk=chunk)[0] == one
+    assert one["games"] == 120 and sum(one["endings"].values()) == 120
     assert main(["simulate", "--games", "50", "--players", "3", "--bots", "heuristic",
                  "--report", str(tmp_path)]) == 0
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["games"] == 50 and sum(summary["endings"].values()) == 50
     assert all(lo <= r <= hi for r, (lo, hi) in zip(summary["win_rate"], summary["win_rate_95"]))
-    page = (tmp_path / "report.html").read_text()
-    for png in ("winrate.png", "lengths.png", "endings.png", "scores.png"):
-        assert png in page and (tmp_path / png).read_bytes()[:4] == b"\x89PNG"
+    # power per seat when the game ended by power (an immediate victory counts none)
+    scored = [sum(c.values()) for c in summary["scores"]]
+    assert scored == [summary["endings"].get("power", 0)] * 3
+    assert (tmp_path / "report.html").exists()
     capsys.readouterr()
     assert main(["simulate", "--games", "5", "--bots", "oracle"]) == 2
     assert main(["simulate", "--games", "5", "--option", "power=[1, 2]"]) == 2
+    for bad in (["--games", "0"], ["--games", "-3"], ["--jobs", "0"]):
+        assert main(["simulate"] + bad) == 2
+        assert "at least 1" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_chunks_that_finished(tmp_path, capsys, monkeypatch):
+    calls = []
+    run_chunk = sim.run_chunk
+
+    def interrupted(job):
+        calls.append(job)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return run_chunk(job)
+    monkeypatch.setattr(sim, "run_chunk", interrupted)
+    assert main(["simulate", "--games", "100", "--chunk", "10", "--report", str(tmp_path)]) == 130
+    out, err = capsys.readouterr()
+    assert "interrupted: 20 of 100 games finished" in err
+    assert json.loads(out)["games"] == 20
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["interrupted"] == {"games_asked": 100} and summary["games"] == 20
+    monkeypatch.setattr(sim, "run_chunk", run_chunk)
+    assert summary["wins"] == sim.simulate("sete-selos", 4, ["random"], 20, 0)[0]["wins"]
 
 
 class Spy(sim.RandomBot):
@@ -79,23 +106,6 @@ def test_wilson_interval():
     lo, hi = sim.wilson(50, 100)
     assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
     assert sim.wilson(0, 0) == (0.0, 0.0)
-
-
-def test_shards_merge_into_the_whole_batch(tmp_path, capsys):
-    args = ["simulate", "--game", "fantasmagoria", "--players", "3", "--games", "30", "--seed", "9"]
-    assert main(args + ["--report", str(tmp_path / "all")]) == 0
-    for i in range(3):
-        assert main(args + ["--shard", "%d/3" % i, "--report", str(tmp_path / str(i))]) == 0
-    assert main(["report"] + [str(tmp_path / str(i)) for i in range(3)]
-                + ["-o", str(tmp_path / "merged")]) == 0
-    whole = json.loads((tmp_path / "all" / "summary.json").read_text())
-    merged = json.loads((tmp_path / "merged" / "summary.json").read_text())
-    for key in ("games", "wins", "win_rate", "win_rate_95", "endings", "lengths", "scores"):
-        assert merged[key] == whole[key], key
-    assert (tmp_path / "merged" / "report.html").exists()
-    other = tmp_path / "other"
-    assert main(["simulate", "--games", "3", "--report", str(other)]) == 0
-    assert main(["report", str(tmp_path / "all"), str(other), "-o", str(tmp_path / "x")]) == 2
 
 
 def test_balance_compares_option_sets_on_the_same_seeds(tmp_path, capsys):
@@ -177,9 +187,11 @@ def test_the_search_bot_plays_whole_legal_games(tmp_path):
                               logs=str(tmp_path))
     finally:
         sim.SearchBot.iterations = old
-    for i, o in enumerate(out):
+    again = sim.empty("sete-selos", 3)
+    for i in range(4):
         with open(tmp_path / ("sete-selos-%d.jsonl" % (2 + i)), "rb") as f:
-            assert log.load(f).view()["winners"] == o[0]
+            sim.tally(again, log.load(f))
+    assert again == out
 
 
 def test_the_search_grows_a_tree_of_every_seats_cards():

@@ -102,11 +102,6 @@ def cmd_balance(args):
     return simulate.main_balance(args)
 
 
-def cmd_report(args):
-    from altar_host import report
-    return report.main(args)
-
-
 def cmd_deploy(args):
     from altar_host import deploy
     return deploy.main(args)
@@ -178,12 +173,17 @@ def main(argv=None):
                    help="one bot for all seats, or one per seat: random, heuristic")
     m.add_argument("--games", type=int, default=1000)
     m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--jobs", type=int, default=1, help="processes (results do not change)")
+    m.add_argument("--jobs", type=int, default=1,
+                   help="worker processes: more than 1 starts a local Dask cluster "
+                        "(results do not change)")
+    m.add_argument("--cluster", metavar="ADDRESS",
+                   help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (results do not change)")
+    m.add_argument("--chunk", type=int, metavar="N",
+                   help="games a task (default: about 8 tasks a worker, at most 500)")
     m.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option (JSON value)")
     m.add_argument("--logs", metavar="DIR", help="write each game's session log")
     m.add_argument("--report", metavar="DIR",
                    help="write report.html, its PNG plots and summary.json there")
-    m.add_argument("--shard", metavar="I/N", help="run slice I of N of the games")
     m.set_defaults(fn=cmd_simulate)
     b = sub.add_parser("balance", help="compare rule option sets on the same seeds")
     b.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
@@ -191,15 +191,13 @@ def main(argv=None):
     b.add_argument("--bots", default="random")
     b.add_argument("--games", type=int, default=2000)
     b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--jobs", type=int, default=1)
+    b.add_argument("--jobs", type=int, default=1, help="worker processes, as for simulate")
+    b.add_argument("--cluster", metavar="ADDRESS", help="a running Dask scheduler")
     b.add_argument("--set", action="append", required=True, metavar="K=V;K=V",
                    help="an option set (repeat; the first is the baseline; '' is the defaults)")
-    b.add_argument("--report", metavar="DIR", help="write balance.json there")
+    b.add_argument("--report", metavar="DIR",
+                   help="write balance.html, its forest plot and balance.json there")
     b.set_defaults(fn=cmd_balance)
-    rp = sub.add_parser("report", help="merge simulation shards' summaries into one report")
-    rp.add_argument("dirs", nargs="+", metavar="DIR", help="--report folders of the shards")
-    rp.add_argument("-o", "--output", required=True, metavar="DIR")
-    rp.set_defaults(fn=cmd_report)
     p_ = sub.add_parser("deploy", help="lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
     p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))

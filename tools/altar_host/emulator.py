@@ -474,12 +474,6 @@ def png_rgb(width, height, data, scale=1):
     return out.getvalue()
 
 
-def png_bytes(width, height, rgb, scale=1):
-    """A PNG of the pixels rgb(x, y) gives as (r, g, b)."""
-    return png_rgb(width, height, b"".join(bytes(rgb(x, y)) for y in range(height)
-                                          for x in range(width)), scale)
-
-
 def png_pixels(data):
     """(width, height, RGB rows as bytes) of any PNG: comparing these, not
     the files' bytes, keeps goldens equal however they were compressed."""

@@ -10,13 +10,12 @@ on the example deck). Every game is a session of the engine, so its log
 (referee entry) replays to the same result.
 
 Bots see their own hand and the table, never another seat's cards.
-Results for a seed are the same whatever --jobs is: game i always uses
-seed + i, and the summary adds the games in order.
+Results for a seed are the same whatever --jobs, --cluster or --chunk is:
+game i always uses seed + i, and the chunks' counts merge in seed order.
 """
 
 import json
 import math
-import multiprocessing
 import os
 import sys
 import time
@@ -360,9 +359,17 @@ GAMES = {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria}
 
 
 # -- batches --------------------------------------------------------------------------------
+#
+# A batch is games seed..seed+games-1, cut into chunks of consecutive seeds.
+# Each chunk comes back as a partial summary (counts only), and the partials
+# merge in seed order: the summary does not depend on where or in how many
+# processes the chunks ran, nor on the chunk size. One process runs them in
+# turn; more run on Dask (a local cluster of --jobs worker processes, or a
+# running scheduler's with --cluster), which also reruns the chunk of a
+# worker that dies.
 
 def _outcome(s):
-    """(winners, how the game ended, its length, final scores or None)."""
+    """(winners, how the game ended, its length, final scores per seat or None)."""
     v = s.view()
     if v["game"] == "sete-selos":
         return v["winners"], v["reason"], v["ritual"], v["power"]
@@ -370,16 +377,54 @@ def _outcome(s):
     return v["winners"], how, len(s.history), v["scares"]
 
 
+def _count(counts, key):
+    counts[key] = counts.get(key, 0) + 1
+
+
+def empty(game, players):
+    """The counts of no game."""
+    seats = players + 1 if game == "sete-selos" and players == 2 else players
+    return {"games": 0, "wins": [0] * seats, "endings": {}, "lengths": {},
+            "scores": [{} for _ in range(seats)]}
+
+
+def tally(part, s):
+    """Count finished session s into the counts `part`."""
+    winners, how, length, final = _outcome(s)
+    part["games"] += 1
+    for w in winners:
+        part["wins"][w] += 1
+    _count(part["endings"], how)
+    _count(part["lengths"], str(length))
+    for seat, x in enumerate(final or ()):
+        _count(part["scores"][seat], str(x))
+
+
 def run_chunk(job):
-    """Games seed..seed+count of one kind: outcomes in order, logs if asked."""
+    """The partial summary of games seed..seed+count-1 (their logs written
+    if asked): games, wins per seat, endings, lengths, scores per seat."""
     game, players, bots, seed, count, options, logs = job
-    out = []
+    part = empty(game, players)
     for i in range(count):
         s = GAMES[game](players, seed + i, bots, options)
-        out.append(_outcome(s))
+        tally(part, s)
         if logs:
             with open(os.path.join(logs, "%s-%d.jsonl" % (game, seed + i)), "w") as f:
                 log.write(s, f)
+    return part
+
+
+def merge(out, parts):
+    """The counts `out` plus each partial's, in the order given."""
+    for p in parts:
+        out["games"] += p["games"]
+        out["wins"] = [a + b for a, b in zip(out["wins"], p["wins"])]
+        for key in ("endings", "lengths"):
+            for k, v in p[key].items():
+                out[key][k] = out[key].get(k, 0) + v
+        for mine, theirs in zip(out["scores"], p["scores"]):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
     return out
 
 
@@ -394,59 +439,124 @@ def wilson(k, n, z=1.96):
     return max(0.0, c - h), min(1.0, c + h)
 
 
-def summarise(game, players, bots, seed, outcomes, options, seconds):
-    seats = players + 1 if game == "sete-selos" and players == 2 else players
-    wins = [0] * seats
-    hows = {}
-    lengths = {}
-    scores = {}
-    for winners, how, length, final in outcomes:
-        for w in winners:
-            wins[w] += 1
-        hows[how] = hows.get(how, 0) + 1
-        lengths[str(length)] = lengths.get(str(length), 0) + 1
-        for x in final or ():
-            scores[str(x)] = scores.get(str(x), 0) + 1
-    from altar_host.report import finish
-    return finish({
-        "game": game, "players": players, "bots": bots, "seed": seed, "games": len(outcomes),
-        "options": options or {}, "wins": wins, "endings": hows, "lengths": lengths,
-        "scores": scores, "games_per_second": round(len(outcomes) / seconds, 1) if seconds else None,
-    })
+def summarise(game, players, bots, seed, counts, options, seconds, wanted=None):
+    """The batch's summary: its counts, win rates with 95% intervals, speed.
+    wanted: the games asked for, when fewer finished (an interrupted run)."""
+    n = counts["games"]
+    out = {"game": game, "players": players, "bots": bots, "seed": seed, "options": options or {},
+           "games_per_second": round(n / seconds, 1) if seconds else None}
+    out.update(counts)
+    out["win_rate"] = [round(w / n, 4) if n else 0 for w in counts["wins"]]
+    out["win_rate_95"] = [[round(x, 4) for x in wilson(w, n)] for w in counts["wins"]]
+    if wanted is not None and wanted != n:
+        out["interrupted"] = {"games_asked": wanted}
+    return out
 
 
-def simulate(game, players, bots, games, seed, jobs=1, options=None, logs=None, shard=None,
-             progress=None):
-    """Outcomes of games seed..seed+games-1 (or this shard's slice of them);
-    progress(done, total) is called as chunks finish."""
-    lo, hi = 0, games
-    if shard:
-        i, k = shard
-        lo, hi = games * i // k, games * (i + 1) // k
-    size = max(1, min(200, (hi - lo) // (jobs * 4) or 1))
-    chunks = [(game, players, bots, seed + a, min(size, hi - a), options, logs)
-              for a in range(lo, hi, size)]
+class Interrupted(Exception):
+    """Ctrl-C during a batch: `counts` holds the chunks that finished."""
+
+    def __init__(self, counts, seconds):
+        Exception.__init__(self, "interrupted")
+        self.counts = counts
+        self.seconds = seconds
+
+
+def _IgnoreCtrlC():
+    """A Dask worker plugin: a local cluster's worker processes share the
+    terminal, so Ctrl-C reaches them too; this process cancels their chunks
+    and closes the cluster, so they ignore it (and print no traceback, nor a
+    warning for each chunk cancelled)."""
+    import signal
+    from dask.distributed import WorkerPlugin
+
+    class IgnoreCtrlC(WorkerPlugin):
+        def setup(self, worker):
+            import logging
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            logging.getLogger("distributed").setLevel(logging.ERROR)   # "task cancelled"
+    return IgnoreCtrlC()
+
+
+class Workers:
+    """Where chunks run: in this process (jobs=1, no Dask), on a local Dask
+    cluster of `jobs` worker processes, or on the cluster whose scheduler is
+    at `cluster`. A context manager; one Workers can run several batches."""
+
+    def __init__(self, jobs=1, cluster=None):
+        self.jobs = jobs
+        self.address = cluster
+        self.client = self.local = None
+
+    def __enter__(self):
+        if self.address or self.jobs > 1:
+            import logging
+            from dask.distributed import Client, LocalCluster
+            # A worker lost on purpose (or to Ctrl-C) is Dask's to handle, not news.
+            logging.getLogger("distributed").setLevel(logging.ERROR)
+            if self.address:
+                self.client = Client(self.address)     # Dask's connect timeout (30 s)
+            else:
+                self.local = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
+                                          processes=True, dashboard_address=None)
+                self.client = Client(self.local)
+                self.client.register_plugin(_IgnoreCtrlC())
+        return self
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+    def count(self):
+        """Worker processes (threads, on a cluster)."""
+        if self.client is None:
+            return 1
+        return max(1, sum(self.client.nthreads().values()))
+
+    def run(self, chunks):
+        """(index, partial) for each chunk as it finishes; on Ctrl-C the
+        chunks not finished are cancelled."""
+        if self.client is None:
+            for i, c in enumerate(chunks):
+                yield i, run_chunk(c)
+            return
+        from dask.distributed import as_completed
+        futures = self.client.map(run_chunk, chunks, key=["altar-chunk-%d-%d-%s" % (
+            i, c[3], id(chunks)) for i, c in enumerate(chunks)])
+        index = {f.key: i for i, f in enumerate(futures)}
+        try:
+            for f in as_completed(futures):
+                yield index[f.key], f.result()
+        finally:
+            self.client.cancel(futures)
+
+
+def simulate(game, players, bots, games, seed, workers=None, options=None, logs=None,
+             progress=None, chunk=None):
+    """The counts of games seed..seed+games-1 (run_chunk's, merged) and the
+    seconds they took, on `workers` (a Workers; None: this process).
+    progress(done, total) follows the chunks as they finish. Ctrl-C raises
+    Interrupted with the finished chunks' counts."""
+    workers = workers or Workers()
+    if chunk is None:       # enough chunks to keep every worker busy to the end
+        chunk = max(1, min(500, -(-games // (8 * workers.count()))))
+    chunks = [(game, players, bots, seed + a, min(chunk, games - a), options, logs)
+              for a in range(0, games, chunk)]
     t = time.time()
-    parts = []
+    parts = [None] * len(chunks)
     done = 0
-    if jobs > 1:
-        pool = multiprocessing.get_context("fork").Pool(jobs)
-        results = pool.imap(run_chunk, chunks)      # in order, as they finish
-    else:
-        pool = None
-        results = (run_chunk(c) for c in chunks)
     try:
-        for part in results:
-            parts.append(part)
-            done += len(part)
+        for i, part in workers.run(chunks):
+            parts[i] = part
+            done += part["games"]
             if progress:
-                progress(done, hi - lo)
-    finally:
-        if pool:
-            pool.close()
-            pool.join()
-    outcomes = [o for p in parts for o in p]
-    return outcomes, time.time() - t
+                progress(done, games)
+    except KeyboardInterrupt:
+        raise Interrupted(merge(empty(game, players), [p for p in parts if p is not None]),
+                          time.time() - t)
+    return merge(empty(game, players), parts), time.time() - t
 
 
 def bar(done, total):
@@ -479,16 +589,16 @@ def difference(k1, k2, n):
     return round(d, 4), [round(d - h, 4), round(d + h, 4)]
 
 
-def balance(args):
+def balance(args, workers):
     """Each option set (KEY=VALUE;KEY=VALUE; "" for the defaults) on the same
     seeds; win rates by seat and how games end, each set against the first."""
     bots = args.bots.split(",")
     sets = [parse_options([kv for kv in s.split(";") if kv]) for s in args.set]
     runs = []
     for options in sets:
-        out, secs = simulate(args.game, args.players, bots, args.games, args.seed, args.jobs,
-                             options or None)
-        runs.append(summarise(args.game, args.players, bots, args.seed, out, options, secs))
+        counts, secs = simulate(args.game, args.players, bots, args.games, args.seed, workers,
+                                options or None, progress=bar if sys.stderr.isatty() else None)
+        runs.append(summarise(args.game, args.players, bots, args.seed, counts, options, secs))
     base = runs[0]
     rows = []
     for r in runs:
@@ -500,9 +610,32 @@ def balance(args):
             "games": args.games, "sets": rows}
 
 
+def _check(args, name):
+    """The arguments' trouble, as a message, or None."""
+    if args.games < 1:
+        return "altar %s: --games must be at least 1" % name
+    if args.jobs < 1:
+        return "altar %s: --jobs must be at least 1" % name
+    for b in args.bots.split(","):
+        if b not in BOTS:
+            return "altar %s: unknown bot %r (%s)" % (name, b, ", ".join(sorted(BOTS)))
+    return None
+
+
 def main_balance(args):
+    why = _check(args, "balance")
+    if why:
+        print(why, file=sys.stderr)
+        return 2
     try:
-        result = balance(args)
+        with Workers(args.jobs, args.cluster) as workers:
+            result = balance(args, workers)
+    except Interrupted:
+        print("altar balance: interrupted; nothing written", file=sys.stderr)
+        return 130
+    except (OSError, TimeoutError) as e:
+        print("altar balance: cannot reach the cluster: %s" % e, file=sys.stderr)
+        return 2
     except Exception as e:     # a rule option the engine refuses, for one
         print("altar balance: %s" % e, file=sys.stderr)
         return 2
@@ -511,38 +644,42 @@ def main_balance(args):
             "P%d %+.1f%% [%+.1f, %+.1f]" % (i + 1, 100 * d, 100 * lo, 100 * hi)
             for i, (d, (lo, hi)) in enumerate(row["win_rate_change"]))))
     if args.report:
-        os.makedirs(args.report, exist_ok=True)
-        with open(os.path.join(args.report, "balance.json"), "w") as f:
-            f.write(json.dumps(result, sort_keys=True, indent=1) + "\n")
+        from altar_host import report
+        report.write_balance(args.report, result)
     return 0
 
 
 def main(args):
     options = parse_options(args.option or ())
     bots = args.bots.split(",")
-    for b in bots:
-        if b not in BOTS:
-            print("altar simulate: unknown bot %r (%s)" % (b, ", ".join(sorted(BOTS))),
-                  file=sys.stderr)
-            return 2
-    shard = None
-    if args.shard:
-        i, _, k = args.shard.partition("/")
-        shard = (int(i), int(k))
+    why = _check(args, "simulate")
+    if why:
+        print(why, file=sys.stderr)
+        return 2
     if args.logs:
         os.makedirs(args.logs, exist_ok=True)
+    code = 0
     try:
-        outcomes, secs = simulate(args.game, args.players, bots, args.games, args.seed,
-                                  args.jobs, options or None, args.logs, shard,
-                                  bar if sys.stderr.isatty() else None)
+        with Workers(args.jobs, args.cluster) as workers:
+            counts, secs = simulate(args.game, args.players, bots, args.games, args.seed,
+                                    workers, options or None, args.logs,
+                                    bar if sys.stderr.isatty() else None, args.chunk)
+    except Interrupted as stop:
+        counts, secs, code = stop.counts, stop.seconds, 130
+        sys.stderr.write("\naltar simulate: interrupted: %d of %d games finished, summarised "
+                         "below\n" % (counts["games"], args.games))
+    except (OSError, TimeoutError) as e:
+        print("altar simulate: cannot reach the cluster: %s" % e, file=sys.stderr)
+        return 2
     except Exception as e:     # a rule option the engine refuses, for one
         print("altar simulate: %s" % e, file=sys.stderr)
         return 2
-    summary = summarise(args.game, args.players, bots, args.seed, outcomes, options, secs)
+    summary = summarise(args.game, args.players, bots, args.seed, counts, options, secs,
+                        args.games)
     if args.report:
         from altar_host import report
         report.write(args.report, summary)
     print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
                                               "win_rate_95", "endings", "games_per_second")},
                      sort_keys=True))
-    return 0
+    return code
