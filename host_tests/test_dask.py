@@ -29,6 +29,7 @@ def test_a_local_cluster_of_two_gives_the_in_process_summary(alone):
     with sim.Workers(jobs=2) as workers:
         assert workers.count() == 2
         assert counts(workers) == alone
+        assert counts(workers) == alone          # the same chunks again: new tasks, same counts
         assert counts(workers, chunk=1, games=40) == counts(games=40)
 
 
@@ -65,3 +66,13 @@ def test_the_command_line_on_jobs_and_on_a_running_scheduler(capsys):
     with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
         assert main(args + ["--cluster", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach the cluster" in capsys.readouterr().err
+
+
+def test_ctrl_c_cancels_the_chunks_and_keeps_those_that_finished():
+    def progress(done, total):
+        raise KeyboardInterrupt          # as Ctrl-C arrives while chunks are out
+    with sim.Workers(jobs=2) as workers:
+        with pytest.raises(sim.Interrupted) as stop:
+            counts(workers, chunk=3, progress=progress)
+        assert 3 <= stop.value.counts["games"] < 300
+    assert workers.client.status == "closed"

@@ -179,7 +179,7 @@ def main(argv=None):
     m.add_argument("--cluster", metavar="ADDRESS",
                    help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (results do not change)")
     m.add_argument("--chunk", type=int, metavar="N",
-                   help="games a task (default: about 8 tasks a worker, at most 500)")
+                   help="games a task (default: about 4 tasks a worker, at most 2000)")
     m.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option (JSON value)")
     m.add_argument("--logs", metavar="DIR", help="write each game's session log")
     m.add_argument("--report", metavar="DIR",
