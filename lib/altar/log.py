@@ -1,6 +1,6 @@
 """Session logs (JSON Lines): read one into a Session, write one out.
 
-The contract is ../shared/spec/session-log.md, restated in the README.
+The format is docs/session-log.md.
 """
 
 from altar.core import Rejected, Session
