@@ -1,4 +1,4 @@
-"""`altar`: the host command. Subcommands: emulate, replay, demo, dump, deploy, simulate."""
+"""`altar`: the host command. Subcommands: emulate, replay, demo, dump, sheet, deploy, simulate."""
 
 import argparse
 import json
@@ -134,7 +134,15 @@ def cmd_dump(args):
         return 2
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(out)
+    if args.sheet:
+        from altar_host import sheet
+        return sheet.main(argparse.Namespace(log=args.output, output=None, lang="pt"))
     return 0
+
+
+def cmd_sheet(args):
+    from altar_host import sheet
+    return sheet.main(args)
 
 
 def main(argv=None):
@@ -165,7 +173,18 @@ def main(argv=None):
     u = sub.add_parser("dump", help="read a device's serial export back into a session log")
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
     u.add_argument("-o", "--output", required=True, metavar="LOG")
+    u.add_argument("--sheet", action="store_true",
+                   help="also write the game sheet beside the log (as `altar sheet LOG`)")
     u.set_defaults(fn=cmd_dump)
+    t = sub.add_parser("sheet", help="a game sheet of a session log: one HTML page, its pictures "
+                                     "embedded and also written beside it as PNGs")
+    t.add_argument("log")
+    t.add_argument("-o", "--output", metavar="OUT",
+                   help="the page (default: LOG without .jsonl, plus .html); its pictures go "
+                        "beside it as OUT without .html, plus -NAME.png")
+    t.add_argument("--lang", default="pt", choices=("pt", "en"),
+                   help="the sheet's language, in the device's words (default: pt)")
+    t.set_defaults(fn=cmd_sheet)
     m = sub.add_parser("simulate", help="play whole games with bots and summarise them")
     m.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
     m.add_argument("--players", type=int, default=4)

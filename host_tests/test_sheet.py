@@ -1,0 +1,251 @@
+"""`altar sheet`: the game sheet of a session log. Its figures are the
+engine's (checked against the golden transcripts), its pictures real PNGs,
+a refused log writes nothing, cut games and undos work, both languages use
+the device's words; `altar dump --sheet` writes it too."""
+
+import base64
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+from PIL import Image
+
+from altar.core import Session
+from altar_fw.journal import BEGIN, END
+from altar_fw.ui import strings
+from altar_host.cli import main
+from altar_host.sheet_facts import facts
+from altar_host.sheet_text import Words
+from altar_host.randomplay import sete_selos_game
+from test_golden import GAMES, paths
+import logcases
+
+
+def transcript(name):
+    """The golden transcript's (action, view) pairs."""
+    with open(paths(name)[1], encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    return [(json.loads(a), json.loads(v[3:])) for a, v in zip(lines[::2], lines[1::2])]
+
+
+def sheet(tmp_path, log_text, *args, name="game"):
+    """Write the log and its sheet; (exit code, page text or None, PNG paths)."""
+    log_path = tmp_path / (name + ".jsonl")
+    log_path.write_bytes(log_text)
+    code = main(["sheet", str(log_path)] + list(args))
+    page = tmp_path / (name + ".html")
+    text = page.read_text(encoding="utf-8") if page.exists() else None
+    return code, text, sorted(tmp_path.glob(name + "-*.png"))
+
+
+def example(name):
+    with open(paths(name)[0], "rb") as f:
+        return f.read()
+
+
+def check_png(path, ink=0.05):
+    """A real picture with something drawn: many colours, and at least
+    `ink` of it not white (a page of text has less than a chart)."""
+    with Image.open(path) as im:
+        assert im.format == "PNG", path
+        rgb = im.convert("RGB")
+        colours = rgb.getcolors(maxcolors=1 << 20)
+    assert len(colours) > 10, path
+    white = sum(n for n, c in colours if c == (255, 255, 255))
+    assert white < (1 - ink) * rgb.size[0] * rgb.size[1], path
+
+
+def text_of(page):
+    """The page as a person reads it: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def rows(page):
+    """Each table row's cells as text."""
+    return [[text_of(c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r)]
+            for r in re.findall(r"<tr[^>]*>(.*?)</tr>", page)]
+
+
+def row_of(page, *first):
+    """The cells of the table rows that start with these cells."""
+    return [r for r in rows(page) if r[:len(first)] == list(first)]
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def golden(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp(request.param)
+    code, page, pngs = sheet(tmp, example(request.param))
+    assert code == 0
+    return request.param, page, pngs
+
+
+def test_every_picture_is_a_real_png_and_embedded(golden):
+    _, page, pngs = golden
+    embedded = re.findall(r'<img src="data:image/png;base64,([^"]+)"', page)
+    assert pngs and len(embedded) == len(pngs)
+    on_disk = set()
+    for p in pngs:
+        check_png(p)
+        on_disk.add(p.read_bytes())
+    assert {base64.b64decode(e) for e in embedded} == on_disk
+    assert "src=\"data:" in page and not re.search(r'src="(?!data:)', page)   # self-contained
+
+
+def test_the_sheet_holds_the_engines_figures(golden):
+    name, page, _ = golden
+    steps = transcript(name)
+    final = steps[-1][1]
+    names = ["P%d" % (i + 1) for i in range(len(final["winners"]) and 4)]
+    winner = "P%d" % (final["winners"][0] + 1)
+    assert strings("pt")["wins"] % winner in text_of(page)
+    if name.startswith("sete-selos"):
+        rituals = [r for r in rows(page) if len(r) == 7 and r[0].isdigit()]
+        assert [int(r[0]) for r in rituals] == list(range(1, final["ritual"] + 1))
+        # each ritual's winner and insanity as the engine had them after it
+        after = [v for a, v in steps if a["do"] == "ritual"]
+        for r, v in zip(rituals, after):
+            w = int(r[3][1:]) - 1
+            assert v["leader"] == w or v["ritual"] % 7 == 0
+            if r[6]:
+                assert r[6].endswith("→ %d" % v["insanity"][w])
+        for seat, p in enumerate(final["power"]):
+            (row,) = row_of(page, names[seat])[-1:]
+            assert row[1] == str(final["insanity"][seat]) and row[-1] == str(p)
+        assert "Sem empate no poder." in text_of(page)
+    elif name.startswith("fantasmagoria"):
+        ends = [v for a, v in steps if a["do"] == "end-round"]
+        for seat in range(4):
+            got = row_of(page, names[seat])
+            # one pile row per round: its scares (the last term) and the track
+            assert [int(r[-2].split("= ")[-1]) for r in got] == [v["rounds"][i][seat] for i, v in
+                                                                  enumerate(ends)]
+            assert [int(r[-1]) for r in got] == [v["scares"][seat] for v in ends]
+        assert final["spirit"] and strings("pt")["spirit"] in text_of(page)
+    else:
+        for seat in range(3):
+            assert row_of(page, names[seat], str(final["scores"][seat]),
+                          str(final["hands"][seat]))
+        last = [v for a, v in steps if a["do"] == "end-turn"][-1]
+        turns = [r for r in rows(page) if len(r) == 6 and r[0].isdigit()]
+        assert [int(x) for x in turns[-1][3:]] == last["scores"]
+
+
+# (players, seed) of random games ending each way, and what the sheet says
+ENDINGS = [
+    (3, 3, lambda st, T: T["tie_elder"] % st.decider),          # a tie broken on an Elder
+    (3, 62, lambda st, T: T["tie_all"]),                        # tied on every Elder
+    (2, 25, lambda st, T: T["no_tie"]),                         # the Banished removes too
+    (4, 0, lambda st, T: "chegou a %d de insanidade" % st.ins[st.winners[0]]),
+    (4, 2, lambda st, T: "cultistas nos seus 1 Anciões mais cheios"),
+    (2, 0, lambda st, T: "Cultista Banido tem 4 cultistas"),
+]
+
+
+@pytest.mark.parametrize("players,seed,says", ENDINGS, ids=lambda x: str(x)[:8])
+def test_how_sete_selos_ended(players, seed, says, tmp_path):
+    h, a = sete_selos_game(players, seed, quick=50)
+    s = Session(h)
+    for x in a:
+        s.do(x)
+    code, page, _ = sheet(tmp_path, logcases.text(h, *a))
+    assert code == 0
+    words = text_of(page)
+    assert says(s.state, Words("pt")) in words
+    if s.state.reason == "power":
+        for seat, p in enumerate(s.state.powers):
+            assert row_of(page, (h["players"] + ["Cultista Banido"])[seat])[-1][-1] == str(p)
+    else:
+        assert strings("pt")["immediate"] in words
+
+
+@pytest.mark.parametrize("case", ["not-json-action", "empty-file", "unknown-verb",
+                                  "value-out-of-range", "invalid-utf8"])
+def test_a_refused_log_writes_nothing(case, tmp_path, capsys):
+    data, line, fragment = logcases.ERRORS[case]
+    code, page, pngs = sheet(tmp_path, data)
+    assert code == 2 and page is None and pngs == []
+    assert os.listdir(tmp_path) == ["game.jsonl"]
+    err = capsys.readouterr().err
+    assert err.startswith("line %d: " % line) and fragment in err
+
+
+# Cut games, undos, 2 and 3 players, every game's odd corners.
+ODD = ["game-over-then-undo", "all-undone", "header-only-2p", "prefix-2p-awaiting-redirect",
+       "prefix-4p-awaiting-remove", "prefix-3p-half", "game-2p-s201-q25-u15",
+       "fa-header-only", "fa-open-possession", "fa-spirit-tie", "fa-3p-s530-half",
+       "fa-4p-s541-q0", "ritos-2p-s1-before-hands", "ritos-4p-s2-half", "ritos-3p-s1"]
+
+
+@pytest.mark.parametrize("case", ODD)
+def test_cut_games_and_undos(case, tmp_path):
+    data = logcases.VALID[case]
+    code, page, pngs = sheet(tmp_path, data)
+    assert code == 0 and pngs
+    lines = [json.loads(x) for x in data.decode().splitlines() if x.strip()]
+    undos = sum(1 for x in lines if x.get("do") == "undo")
+    said = re.search(r"(\d+) ações desfeitas", page)
+    assert (int(said.group(1)) if said else 0) == undos
+    s = Session(lines[0])
+    for x in lines[1:]:
+        s.do(x)
+    cut = s.view()["status"] != "over"
+    assert ("Partida interrompida" in page) == cut
+
+
+def test_the_facts_of_every_valid_log(subtests=None):
+    """The replay behind the sheet takes every valid log of the corpus."""
+    from altar import log
+    for name, data in logcases.VALID.items():
+        f = facts(log.load(data.splitlines()))
+        assert f.view == log.load(data.splitlines()).view(), name
+
+
+def test_english_uses_the_devices_english(tmp_path):
+    code, page, _ = sheet(tmp_path, example("sete-selos-4p"), "--lang", "en")
+    assert code == 0
+    en = strings("en")
+    words = text_of(page)
+    assert en["wins"] % "P4" in words and en["elder"] % 7 in words
+    assert "Ancião" not in words and "Game sheet" in words and '<html lang=en>' in page
+
+
+def test_output_where_asked(tmp_path):
+    out = tmp_path / "elsewhere" / "night.html"
+    out.parent.mkdir()
+    log_path = tmp_path / "game.jsonl"
+    log_path.write_bytes(example("ritos-ancestrais-3p"))
+    assert main(["sheet", str(log_path), "-o", str(out)]) == 0
+    assert out.exists() and (tmp_path / "elsewhere" / "night-scores.png").exists()
+    assert sorted(os.listdir(tmp_path)) == ["elsewhere", "game.jsonl"]
+
+
+def test_dump_writes_the_sheet_beside_the_log(tmp_path):
+    capture = tmp_path / "serial.txt"
+    capture.write_text("code.py output:\n%s\n%s%s\n>>> \n" % (
+        BEGIN, example("fantasmagoria-4p").decode(), END))
+    out = tmp_path / "night.jsonl"
+    assert main(["dump", str(capture), "-o", str(out), "--sheet"]) == 0
+    assert (tmp_path / "night.html").exists() and (tmp_path / "night-track.png").exists()
+
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_browser_draws_the_sheet(name, tmp_path):
+    browser = _chromium()
+    if not browser:
+        pytest.skip("no chromium or chromium-browser on PATH")
+    code, _, _ = sheet(tmp_path, example(name))
+    assert code == 0
+    shot = tmp_path / "shot.png"
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                    "--screenshot=%s" % shot, "--window-size=1000,3000",
+                    (tmp_path / "game.html").as_uri()], check=True, timeout=120,
+                   capture_output=True)
+    check_png(shot, ink=0.01)

@@ -1,0 +1,166 @@
+"""The game sheet's words in both languages.
+
+What the device shows is said in the device's words (altar_fw.ui.strings);
+the labels here are for what only the sheet shows: table headings, chart
+axes, how a game ended spelled out.
+"""
+
+from altar_fw.ui import strings
+
+# Host-only labels; each key in both languages.
+HOST = {
+    "pt": {
+        "sheet": "Folha da partida",
+        "players": "Jogadores",
+        "options": "Opções fora do padrão",
+        "first_dealer": "Primeiro a dar as cartas",
+        "first_player": "Jogador inicial",
+        "undone": "%d ações desfeitas no aparelho (não contam aqui)",
+        "unfinished": "Partida interrompida: o log termina antes do fim.",
+        "awaiting_redirect": "À espera de %s mover seu cultista.",
+        "awaiting_remove": "À espera de %s remover %d cultistas.",
+        "how_ended": "Como terminou",
+        "seat": "Lugar",
+        "banished": "Cultista Banido",
+        "nobody": "ninguém",
+        # Sete Selos
+        "rituals": "Rituais",
+        "elders": "Os Anciões",
+        "series": "Série",
+        "ritual": "Ritual",
+        "leader": "Líder",
+        "winner": "Vencedor",
+        "card": "Carta",
+        "cultist": "Cultista",
+        "revealed": "revelado",
+        "redirected": "%s revelado → %s (escolha)",
+        "moved_on": "%s revelado → %s (automático)",
+        "no_cultist": "— (a partida acabou antes)",
+        "board_series": "Os Anciões ao fim da série %d",
+        "board_end": "Os Anciões ao fim da partida",
+        "board_now": "Os Anciões onde o log termina",
+        "insanity_chart": "Insanidade ritual a ritual",
+        "by_insanity": "%s chegou a %d de insanidade (vitória com %d).",
+        "by_cultists": "%s tem %d cultistas nos seus %d Anciões mais cheios (vitória com %d).",
+        "removals": "Remoções (um cultista por ponto de insanidade)",
+        "removed": "removeu de",
+        "no_removal": "nada a remover",
+        "by_power": "%s tem o maior poder: %d.",
+        "no_tie": "Sem empate no poder.",
+        # Fantasmagória
+        "trick": "Vaza",
+        "planchette": "Planchette",
+        "ghosts": "Fantasmas",
+        "cursed": "Amaldiçoadas",
+        "filipi_bode": "Filipi Bode",
+        "filipi_void": "Filipi Bode com %d fantasmas: a pilha não vale nada",
+        "filipi_double": "Filipi Bode: cada fantasma vale 2",
+        "round_scares": "Sustos na rodada",
+        "track": "Trilha",
+        "track_chart": "A trilha de sustos rodada a rodada (menos é melhor)",
+        "start": "início",
+        "spirit_tie": "Empate em %d sustos entre %s: o espírito escolheu %s.",
+        "lowest": "%s terminou com menos sustos: %d.",
+        "no_piles": "rodada não encerrada",
+        # Ritos Ancestrais
+        "turn_n": "Turno",
+        "turns": "Turnos",
+        "points_gained": "Pontos no turno",
+        "scores_chart": "Os pontos turno a turno",
+        "goal": "21 pontos",
+        "reached": "%s chegou a 21 no turno %d; a rodada final foi até o turno %d.",
+        "reached_last": "%s chegou a 21 no turno %d, o último da rodada: a partida acabou ali.",
+        "not_reached": "Ninguém chegou a 21.",
+        "tie_hands": "Empate em %d pontos entre %s: desempate por cartas na mão.",
+        "shared_by": "Empate em pontos e em cartas na mão: %s dividem a vitória.",
+        "top_score": "%s fez mais pontos: %d.",
+        "reached_mark": "21 atingido",
+    },
+    "en": {
+        "sheet": "Game sheet",
+        "players": "Players",
+        "options": "Options not at their defaults",
+        "first_dealer": "First dealer",
+        "first_player": "Initial player",
+        "undone": "%d actions undone on the device (not counted here)",
+        "unfinished": "Unfinished game: the log stops before the end.",
+        "awaiting_redirect": "Waiting for %s to move their cultist.",
+        "awaiting_remove": "Waiting for %s to remove %d cultists.",
+        "how_ended": "How it ended",
+        "seat": "Seat",
+        "banished": "Banished Cultist",
+        "nobody": "nobody",
+        "rituals": "Rituals",
+        "elders": "The Elders",
+        "series": "Series",
+        "ritual": "Ritual",
+        "leader": "Leader",
+        "winner": "Winner",
+        "card": "Card",
+        "cultist": "Cultist",
+        "revealed": "revealed",
+        "redirected": "%s revealed → %s (chosen)",
+        "moved_on": "%s revealed → %s (automatic)",
+        "no_cultist": "— (the game ended first)",
+        "board_series": "The Elders at the end of series %d",
+        "board_end": "The Elders at the end of the game",
+        "board_now": "The Elders where the log stops",
+        "insanity_chart": "Insanity ritual by ritual",
+        "by_insanity": "%s reached %d insanity (a win at %d).",
+        "by_cultists": "%s has %d cultists on their %d fullest Elders (a win at %d).",
+        "removals": "Removals (one cultist per point of insanity)",
+        "removed": "removed from",
+        "no_removal": "nothing to remove",
+        "by_power": "%s has the most power: %d.",
+        "no_tie": "No tie on power.",
+        "trick": "Trick",
+        "planchette": "Planchette",
+        "ghosts": "Ghosts",
+        "cursed": "Cursed cards",
+        "filipi_bode": "Filipi Bode",
+        "filipi_void": "Filipi Bode with %d ghosts: the pile scores nothing",
+        "filipi_double": "Filipi Bode: each ghost counts 2",
+        "round_scares": "Scares this round",
+        "track": "Track",
+        "track_chart": "The scare track round by round (lower is better)",
+        "start": "start",
+        "spirit_tie": "Tied on %d scares between %s: the spirit chose %s.",
+        "lowest": "%s ended with the fewest scares: %d.",
+        "no_piles": "round not ended",
+        "turn_n": "Turn",
+        "turns": "Turns",
+        "points_gained": "Points this turn",
+        "scores_chart": "Scores turn by turn",
+        "goal": "21 points",
+        "reached": "%s reached 21 on turn %d; the final round went on to turn %d.",
+        "reached_last": "%s reached 21 on turn %d, the round's last: the game ended there.",
+        "not_reached": "Nobody reached 21.",
+        "tie_hands": "Tied on %d points between %s: the tie-break is cards in hand.",
+        "shared_by": "Tied on points and on cards in hand: %s share the win.",
+        "top_score": "%s scored the most: %d.",
+        "reached_mark": "21 reached",
+    },
+}
+
+LANGS = tuple(HOST)
+
+
+class Words:
+    """A language's words: `w[key]` is the device's text for a key it has,
+    else the sheet's own; `w.word(key)` a device label without its slot."""
+
+    def __init__(self, lang):
+        self.device = strings(lang)
+        self.host = HOST[lang]
+        self.lang = lang
+
+    def __getitem__(self, key):
+        if key in self.host:
+            return self.host[key]
+        return self.device[key]
+
+    def word(self, key):
+        """The device's label alone: its texts carry the slot of the value
+        they show ("Insanidade %s", "Poder: "), which a table heading has
+        apart."""
+        return self.device[key].replace("%s", "").strip(" :?")
