@@ -462,6 +462,10 @@ class Interrupted(Exception):
         self.seconds = seconds
 
 
+# Settings that keep Dask's own work out of the games' way (see the file).
+WORKER_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dask", "altar.yaml")
+
+
 def _IgnoreCtrlC():
     """A Dask worker plugin: a local cluster's worker processes share the
     terminal, so Ctrl-C reaches them too; this process cancels their chunks
@@ -492,15 +496,15 @@ class Workers:
         if self.address or self.jobs > 1:
             import logging
             import dask
+            import yaml
             from dask.distributed import Client, LocalCluster
             # A worker lost on purpose (or to Ctrl-C) is Dask's to handle, not news.
             logging.getLogger("distributed").setLevel(logging.ERROR)
             if self.address:
                 self.client = Client(self.address)     # Dask's connect timeout (30 s)
             else:
-                # The workers' sampling profiler takes the GIL every 10 ms from
-                # games that are pure Python: 4% of a 2-worker run.
-                dask.config.set({"distributed.worker.profile.enabled": False})
+                with open(WORKER_CONFIG) as f:
+                    dask.config.update(dask.config.config, yaml.safe_load(f))
                 self.local = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
                                           processes=True, dashboard_address=None)
                 self.client = Client(self.local)
