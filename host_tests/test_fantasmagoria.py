@@ -1,4 +1,4 @@
-"""Fantasmagória (rules-notes.md, Fantasmagória 1-10, and the log contract)."""
+"""Fantasmagória (docs/rules.md and docs/session-log.md)."""
 
 import pytest
 

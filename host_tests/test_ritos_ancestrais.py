@@ -1,4 +1,4 @@
-"""Ritos Ancestrais (rules-notes.md, Ritos Ancestrais 1-4)."""
+"""Ritos Ancestrais (docs/rules.md, Ritos Ancestrais)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Every Sete Selos rule of the rules notes, each with a test that fails if
-it breaks (numbers refer to rules-notes.md, Sete Selos)."""
+it breaks (as docs/rules.md reads them, Sete Selos)."""
 
 import pytest
 
@@ -19,7 +19,7 @@ def elder(s, v):
 
 # -- 4. winner of a ritual: the manual's four examples --------------------------
 
-# Signs were lost from the text; each example is read as rules-notes 4 does.
+# Signs were lost from the text; each example is read as docs/rules.md says.
 EXAMPLES = [
     # Ritual 1: altar 6, then 7 and 1 of the same sign: the third player's 1 wins.
     ([(1, 6), (1, 7), (1, 1)], 2),
