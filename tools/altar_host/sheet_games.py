@@ -109,36 +109,73 @@ def _insanity_chart(sheet, f):
     return ["<h2>%s</h2>" % html.escape(w["insanity_chart"]), sheet.image("insanity", fig, alt)]
 
 
-def _sete_selos_end(sheet, f):
+def _immediate(sheet, f):
+    w = sheet.w
+    seat = sheet.seat(f.view["winners"][0])
+    if f.condition[0] == "insanity":
+        why = w["by_insanity"] % (seat, f.condition[1], f.condition[2])
+    else:
+        why = w["by_cultists"] % ((seat,) + f.condition[1:])
+    return [_p(html.escape(w["immediate"])), _p(why)]
+
+
+def _removals(sheet, f):
+    """Who removed what, and the power it left (while the removals go on,
+    "…" for what is still to come)."""
     w = sheet.w
     v = f.view
-    parts = ["<h2>%s</h2>" % html.escape(w["how_ended"])]
-    if v["reason"] == "immediate":
-        seat = v["winners"][0]
-        if f.condition[0] == "insanity":
-            why = w["by_insanity"] % (sheet.seat(seat), f.condition[1], f.condition[2])
-        else:
-            why = w["by_cultists"] % ((sheet.seat(seat),) + f.condition[1:])
-        return parts + [_p(html.escape(w["immediate"])), _p(why)]
-    if v["reason"] != "power":
-        aw = v["awaiting"]
-        if aw and aw["do"] == "redirect":
-            parts.append(_p(w["awaiting_redirect"] % sheet.seat(aw["seat"])))
-        elif aw:
-            parts.append(_p(w["awaiting_remove"] % (sheet.seat(aw["seat"]), aw["count"])))
-        return parts
-    removed = [", ".join(w["elder"] % e for e in f.removals[s]) if s in f.removals
-               else w["no_removal"] for s in range(len(sheet.names))]
-    rows = [(sheet.seat(s), v["insanity"][s], html.escape(removed[s]), v["power"][s])
+    over = v["status"] == "over"
+
+    def removed(s):
+        if s in f.removals:
+            return html.escape(", ".join(w["elder"] % e for e in f.removals[s]))
+        return html.escape(w["no_removal"]) if over or not v["insanity"][s] else "…"
+    rows = [(sheet.seat(s), v["insanity"][s], removed(s), v["power"][s] if over else "…")
             for s in range(len(sheet.names))]
-    parts.append("<h3>%s</h3>" % html.escape(w["removals"]))
-    parts.append(table((w["seat"], w.word("insanity"), w["removed"], w.word("power")), rows))
+    return ["<h3>%s</h3>" % html.escape(w["removals"]),
+            table((w["seat"], w.word("insanity"), w["removed"], w.word("power")), rows)]
+
+
+def _power(sheet, f):
+    """The winner's power, and the Elder that broke a tie, if one did."""
+    w = sheet.w
+    v = f.view
     d = f.state.decider
+    parts = [_p(w["by_power"] % (sheet.seat(v["winners"][0]), max(v["power"])))] \
+        if v["winners"] else []
     tie = w["tie_elder"] % d if d > 0 else w["tie_all"] if d < 0 else w["no_tie"]
-    if v["winners"]:
-        parts.append(_p(w["by_power"] % (sheet.seat(v["winners"][0]), max(v["power"]))))
-    parts.append(_p(html.escape(tie)))
-    return parts
+    return parts + [_p(html.escape(tie))]
+
+
+def _awaiting(sheet, aw):
+    """What the log stopped waiting for."""
+    w = sheet.w
+    if aw["do"] == "redirect":
+        return _p(w["awaiting_redirect"] % sheet.seat(aw["seat"]))
+    return _p(w["awaiting"] % (w["removes"] % (sheet.seat(aw["seat"]), aw["count"])))
+
+
+def _sete_selos_end(sheet, f):
+    v = f.view
+    aw = v["awaiting"]
+    parts = [_awaiting(sheet, aw)] if aw else []
+    if v["reason"] == "immediate":
+        parts += _immediate(sheet, f)
+    elif v["reason"] == "power" or aw and aw["do"] == "remove":
+        parts += _removals(sheet, f)
+    if v["reason"] == "power":
+        parts += _power(sheet, f)
+    return _ending(sheet, v, parts)
+
+
+def _ending(sheet, view, parts):
+    """The game's end under its heading, or where the log stopped; nothing
+    if there is nothing to say."""
+    if not parts:
+        return []
+    w = sheet.w
+    head = w["how_ended"] if view["status"] == "over" else w["where_stopped"]
+    return ["<h2>%s</h2>" % html.escape(head)] + parts
 
 
 def sete_selos(sheet, f):
@@ -149,8 +186,8 @@ def sete_selos(sheet, f):
         parts += ["<h2>%s</h2>" % html.escape(w["rituals"]),
                   table((w["ritual"], w["series"], w["leader"], w["winner"], w["card"],
                          w["cultist"], w.word("insanity")), rows, classes)]
-    parts += _boards(sheet, f)
-    parts += _insanity_chart(sheet, f)
+        # pictures of a game only once it has begun
+        parts += _boards(sheet, f) + _insanity_chart(sheet, f)
     return parts + _sete_selos_end(sheet, f)
 
 
@@ -223,17 +260,16 @@ def _fantasmagoria_end(sheet, f):
     low = min(v["scares"])
     if v["spirit"]:
         why = w["spirit_tie"] % (low, sheet.seats(f.tied), sheet.seat(v["winners"][0]))
-        return ["<h2>%s</h2>" % html.escape(w["how_ended"]), _p(html.escape(w["spirit"])),
-                _p(why)]
-    return ["<h2>%s</h2>" % html.escape(w["how_ended"]),
-            _p(w["lowest"] % (sheet.seat(v["winners"][0]), low))]
+        return _ending(sheet, v, [_p(html.escape(w["spirit"])), _p(why)])
+    return _ending(sheet, v, [_p(w["lowest"] % (sheet.seat(v["winners"][0]), low))])
 
 
 def fantasmagoria(sheet, f):
     parts = [_result(sheet, f.view)]
     for rnd in f.rounds:
         parts += _round(sheet, rnd)
-    parts += _track_chart(sheet, f)
+    if any(r.track for r in f.rounds):
+        parts += _track_chart(sheet, f)
     return parts + _fantasmagoria_end(sheet, f)
 
 
@@ -262,7 +298,7 @@ def _scores_chart(sheet, f):
 def _ritos_end(sheet, f):
     w = sheet.w
     v = f.view
-    parts = ["<h2>%s</h2>" % html.escape(w["how_ended"])]
+    parts = []
     if f.trigger:
         seat = sheet.seat(f.turns[f.trigger - 1].seat)
         last = f.turns[-1].n
@@ -274,7 +310,7 @@ def _ritos_end(sheet, f):
         parts += ["<h3>%s</h3>" % html.escape(w["bonus"]),
                   table((w["seat"], w["bonus"]), [(sheet.seat(s), p) for s, p in f.bonuses])]
     if v["hands"] is None:
-        return parts
+        return _ending(sheet, v, parts)
     n = len(sheet.names)
     parts.append(table((w["seat"], w["points"], w["hands"]),
                        [(sheet.seat(s), v["scores"][s], v["hands"][s]) for s in range(n)]))
@@ -286,7 +322,7 @@ def _ritos_end(sheet, f):
         parts.append(_p(w["tie_hands"] % (top, sheet.seats(tied))))
     else:
         parts.append(_p(w["top_score"] % (sheet.seat(v["winners"][0]), top)))
-    return parts
+    return _ending(sheet, v, parts)
 
 
 def ritos_ancestrais(sheet, f):
@@ -297,5 +333,6 @@ def ritos_ancestrais(sheet, f):
         parts += ["<h2>%s</h2>" % html.escape(w["turns"]),
                   table((w["turn_n"], w["seat"], w["points_gained"]) + tuple(sheet.names),
                         rows, classes)]
-    parts += _scores_chart(sheet, f)
+    if any(t.scores for t in f.turns):
+        parts += _scores_chart(sheet, f)
     return parts + _ritos_end(sheet, f)
