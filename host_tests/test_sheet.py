@@ -214,6 +214,16 @@ def test_cut_games_and_undos(case, tmp_path):
     assert ("Partida interrompida" in page) == cut
 
 
+def test_the_header_names_the_options_not_at_their_defaults(tmp_path):
+    code, page, _ = sheet(tmp_path, logcases.VALID["opt-4p-power"])
+    assert code == 0
+    words = text_of(page)
+    assert "Opções fora do padrão: power = [1, 2, 4]" in words
+    assert "1 cultista próprio vale 1, 2 valem 2, 3 valem 4." in words
+    code, page, _ = sheet(tmp_path, example("sete-selos-4p"), name="plain")
+    assert "Opções" not in text_of(page)
+
+
 def test_the_facts_of_every_valid_log():
     """The replay behind the sheet takes every valid log of the corpus."""
     from altar import log

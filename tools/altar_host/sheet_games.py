@@ -120,8 +120,9 @@ def _immediate(sheet, f):
 
 
 def _removals(sheet, f):
-    """Who removed what, and the power it left (while the removals go on,
-    "…" for what is still to come)."""
+    """Who removed what, what was left and the power it makes, with the
+    rule that counts it (while the removals go on, "…" for what is still
+    to come)."""
     w = sheet.w
     v = f.view
     over = v["status"] == "over"
@@ -130,10 +131,15 @@ def _removals(sheet, f):
         if s in f.removals:
             return html.escape(", ".join(w["elder"] % e for e in f.removals[s]))
         return html.escape(w["no_removal"]) if over or not v["insanity"][s] else "…"
-    rows = [(sheet.seat(s), v["insanity"][s], removed(s), v["power"][s] if over else "…")
-            for s in range(len(sheet.names))]
+
+    def left(s):
+        return html.escape(", ".join("%s ×%d" % (w["elder"] % (e + 1), c)
+                                     for e, c in enumerate(f.state.stacks(s)) if c))
+    rows = [(sheet.seat(s), v["insanity"][s], removed(s), left(s) if over else "…",
+             v["power"][s] if over else "…") for s in range(len(sheet.names))]
     return ["<h3>%s</h3>" % html.escape(w["removals"]),
-            table((w["seat"], w.word("insanity"), w["removed"], w.word("power")), rows)]
+            table((w["seat"], w.word("insanity"), w["removed"], w["left"], w.word("power")), rows),
+            _p(html.escape(w["power_rule"] % tuple(f.state.rules.power[1:])))]
 
 
 def _power(sheet, f):
