@@ -224,6 +224,16 @@ def test_the_header_names_the_options_not_at_their_defaults(tmp_path):
     assert "Opções" not in text_of(page)
 
 
+def test_any_name_is_shown_as_written(tmp_path, recwarn):
+    h, a = sete_selos_game(4, 40, quick=50)
+    h["players"] = ["$x$", "_a", "🐙 Ctulhu", "<b>Zoë</b>"]
+    code, page, pngs = sheet(tmp_path, logcases.text(h, *a))
+    assert code == 0 and not recwarn.list
+    assert all(n in text_of(page) for n in h["players"]) and "<b>Zoë" not in page
+    for p in pngs:
+        check_png(p)
+
+
 def test_the_facts_of_every_valid_log():
     """The replay behind the sheet takes every valid log of the corpus."""
     from altar import log

@@ -84,19 +84,19 @@ def _header(sheet, undone):
     s = sheet.session
     game = s.header["game"]
     title = "%s: %s" % ([t for g, t, _, _ in GAMES if g == game][0], w["sheet"])
-    facts_ = [(w["players"], ", ".join(sheet.seat(i) for i in range(len(sheet.names))))]
+    items = [(w["players"], ", ".join(sheet.seat(i) for i in range(len(sheet.names))))]
     first = {"sete-selos": "first_dealer", "ritos-ancestrais": "first_player"}.get(game)
     if first:
-        facts_.append((w[first], sheet.seat(s.rules.first)))
+        items.append((w[first], sheet.seat(s.rules.first)))
     changed = {k: v for k, v in sorted(s.rules.options.items()) if v != s.mod.OPTIONS[k]}
     if changed:
-        facts_.append((w["options"], html.escape("; ".join(
+        items.append((w["options"], html.escape("; ".join(
             "%s = %s" % (k, json.dumps(v, ensure_ascii=False)) for k, v in changed.items()))))
     parts = ["<!doctype html>", '<html lang=%s><meta charset=utf-8>' % w.lang,
              "<title>%s</title>" % html.escape(title), "<style>%s</style>" % STYLE,
              "<h1>%s</h1>" % html.escape(title),
              "<ul>%s</ul>" % "".join("<li><b>%s</b>: %s</li>" % (html.escape(k), v)
-                                     for k, v in facts_)]
+                                     for k, v in items)]
     if undone:
         parts.append("<p>%s</p>" % html.escape(w["undone"] % undone))
     return parts

@@ -4,6 +4,7 @@ per seat over the game. Seats have the device's NeoPixel colours.
 """
 
 import io
+import warnings
 
 import numpy as np
 from matplotlib.ticker import MaxNLocator
@@ -21,10 +22,21 @@ def seat_colour(seat, banished=-1):
     return "#%06X" % c
 
 
+def label(name):
+    """A player's name as matplotlib shows it verbatim: "$" would start
+    mathematics and a leading "_" would hide the name from the legend."""
+    name = name.replace("$", r"\$")
+    return "\u200b" + name if name.startswith("_") else name
+
+
 def png(fig):
     """The figure as PNG bytes."""
     out = io.BytesIO()
-    fig.savefig(out, format="png", dpi=DPI)
+    with warnings.catch_warnings():
+        # a name's emoji has no glyph in the plot's font: the picture shows
+        # a box, the page the name; not worth a warning on the console
+        warnings.filterwarnings("ignore", "Glyph .* missing", UserWarning)
+        fig.savefig(out, format="png", dpi=DPI)
     return out.getvalue()
 
 
@@ -50,7 +62,7 @@ def board(b, names, colours, elder_label, revealed_label, title):
         height += stacks
         if boxes:
             ax.bar([e for e, _ in boxes], 1, bottom=[y for _, y in boxes], width=0.6,
-                   color=colours[seat], edgecolor="white", linewidth=1.5, label=names[seat])
+                   color=colours[seat], edgecolor="white", linewidth=1.5, label=label(names[seat]))
     ax.set_xticks(x, [elder_label % e for e in x])
     ax.set_xlim(0.5, 7.5)
     ax.set_ylim(0, 3.2)
@@ -73,7 +85,7 @@ def lines(series, names, colours, xlabel, ylabel, title, xticks=None, goal=None,
     for seat, ys in enumerate(series):
         nudge = SPREAD * (seat - (n - 1) / 2)
         ax.plot(np.arange(len(ys)), np.array(ys) + nudge, drawstyle="steps-post" if steps else "default",
-                marker="o", markersize=3, linewidth=2, color=colours[seat], label=names[seat])
+                marker="o", markersize=3, linewidth=2, color=colours[seat], label=label(names[seat]))
     if goal:
         ax.axhline(goal[0], color="0.3", linestyle="--", linewidth=1, label=goal[1])
     if mark:
