@@ -150,14 +150,17 @@ def test_ritos_ancestrais_figures_are_the_engines(golden):
 ENDINGS = [
     (3, 3, lambda st, T: T["tie_elder"] % st.decider),          # a tie broken on an Elder
     (3, 62, lambda st, T: T["tie_all"]),                        # tied on every Elder
+    (3, 62, lambda st, T: "Empate em 18 de poder entre P1, P3."),
     (2, 25, lambda st, T: T["no_tie"]),                         # the Banished removes too
     (4, 0, lambda st, T: "chegou a %d de insanidade" % st.ins[st.winners[0]]),
-    (4, 2, lambda st, T: "cultistas nos seus 1 Anciões mais cheios"),
-    (2, 0, lambda st, T: "Cultista Banido tem 4 cultistas"),
+    (4, 2, lambda st, T: "tem 3 cultistas num só Ancião (vitória com 3)"),
+    (3, 2, lambda st, T: "cultistas nos seus 2 Anciões mais cheios (vitória com 6)"),
+    (2, 0, lambda st, T: "Cultista Banido tem 4 cultistas nos Anciões (vitória com 4)"),
 ]
 
 
-@pytest.mark.parametrize("players,seed,says", ENDINGS, ids=lambda x: str(x)[:8])
+@pytest.mark.parametrize("players,seed,says", ENDINGS,
+                         ids=["%dp-seed%d" % (p, s) for p, s, _ in ENDINGS])
 def test_how_sete_selos_ended(players, seed, says, tmp_path):
     h, a = sete_selos_game(players, seed, quick=50)
     s = Session(h)

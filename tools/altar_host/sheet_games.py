@@ -115,7 +115,11 @@ def _immediate(sheet, f):
     if f.condition[0] == "insanity":
         why = w["by_insanity"] % (seat, f.condition[1], f.condition[2])
     else:
-        why = w["by_cultists"] % ((seat,) + f.condition[1:])
+        _, got, top, need = f.condition
+        # the rules' table counts the fullest Elder, some of them, or all 7
+        why = (w["by_cultists_one"] % (seat, got, need) if top == 1 else
+               w["by_cultists_all"] % (seat, got, need) if top == 7 else
+               w["by_cultists"] % (seat, got, top, need))
     return [_p(html.escape(w["immediate"])), _p(why)]
 
 
@@ -143,12 +147,15 @@ def _removals(sheet, f):
 
 
 def _power(sheet, f):
-    """The winner's power, and the Elder that broke a tie, if one did."""
+    """The winner's power; a tie on it, and the Elder that broke it if one did."""
     w = sheet.w
     v = f.view
     d = f.state.decider
-    parts = [_p(w["by_power"] % (sheet.seat(v["winners"][0]), max(v["power"])))] \
-        if v["winners"] else []
+    top = max(v["power"])
+    parts = [_p(w["by_power"] % (sheet.seat(v["winners"][0]), top))] if v["winners"] else []
+    if d:
+        tied = [s for s, p in enumerate(v["power"]) if p == top]
+        parts.append(_p(w["tied_power"] % (top, sheet.seats(tied))))
     tie = w["tie_elder"] % d if d > 0 else w["tie_all"] if d < 0 else w["no_tie"]
     return parts + [_p(html.escape(tie))]
 
