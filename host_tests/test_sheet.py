@@ -20,7 +20,7 @@ from altar_fw.ui import strings
 from altar_host.cli import main
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
-from altar_host.randomplay import sete_selos_game
+from altar_host.randomplay import ritos_game, sete_selos_game
 from test_golden import GAMES, paths
 import logcases
 
@@ -175,6 +175,18 @@ def test_how_sete_selos_ended(players, seed, says, tmp_path):
             assert row_of(page, (h["players"] + ["Cultista Banido"])[seat])[-1][-1] == str(p)
     else:
         assert strings("pt")["immediate"] in words
+
+
+@pytest.mark.parametrize("seed,says", [
+    (23, "Empate em 23 pontos entre P2, P3: desempate por cartas na mão."),
+    (79, "Empate em pontos e em cartas na mão: P2, P3 dividem a vitória."),
+], ids=["tie-break", "shared"])
+def test_how_ritos_ancestrais_ended(seed, says, tmp_path):
+    h, a = ritos_game(3, seed)
+    code, page, _ = sheet(tmp_path, logcases.text(h, *a))
+    assert code == 0 and says in text_of(page)
+    if seed == 79:
+        assert strings("pt")["shared"] in text_of(page)
 
 
 @pytest.mark.parametrize("case", ["not-json-action", "empty-file", "unknown-verb",
