@@ -178,10 +178,12 @@ def main(argv=None):
     u.set_defaults(fn=cmd_dump)
     t = sub.add_parser("sheet", help="a game sheet of a session log: one HTML page, its pictures "
                                      "embedded and also written beside it as PNGs")
-    t.add_argument("log")
+    t.add_argument("log", help="a session log (JSON Lines), as `altar dump` writes it")
     t.add_argument("-o", "--output", metavar="OUT",
                    help="the page (default: LOG without .jsonl, plus .html); its pictures go "
-                        "beside it as OUT without .html, plus -NAME.png")
+                        "beside it as OUT without .html, plus -NAME.png (Sete Selos: "
+                        "board-series-N, board-end, insanity; Fantasmagória: track; Ritos "
+                        "Ancestrais: scores)")
     t.add_argument("--lang", default="pt", choices=("pt", "en"),
                    help="the sheet's language, in the device's words (default: pt)")
     t.set_defaults(fn=cmd_sheet)
