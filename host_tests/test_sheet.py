@@ -178,7 +178,7 @@ def test_how_sete_selos_ended(players, seed, says, tmp_path):
 
 
 @pytest.mark.parametrize("seed,says", [
-    (23, "Empate em 23 pontos entre P2, P3: desempate por cartas na mão."),
+    (23, "Empate em 23 pontos entre P2, P3: desempate por cartas na mão, P2 com 5."),
     (79, "Empate em pontos e em cartas na mão: P2, P3 dividem a vitória."),
 ], ids=["tie-break", "shared"])
 def test_how_ritos_ancestrais_ended(seed, says, tmp_path):

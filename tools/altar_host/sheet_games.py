@@ -332,7 +332,9 @@ def _ritos_end(sheet, f):
     if len(v["winners"]) > 1:
         parts.append(_p(w["shared_by"] % sheet.seats(v["winners"])))
     elif len(tied) > 1:
-        parts.append(_p(w["tie_hands"] % (top, sheet.seats(tied))))
+        best = v["winners"][0]
+        parts.append(_p(w["tie_hands"] % (top, sheet.seats(tied), sheet.seat(best),
+                                          v["hands"][best])))
     else:
         parts.append(_p(w["top_score"] % (sheet.seat(v["winners"][0]), top)))
     return _ending(sheet, v, parts)
