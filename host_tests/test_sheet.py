@@ -18,9 +18,9 @@ from altar.core import Session
 from altar_fw.journal import BEGIN, END
 from altar_fw.ui import strings
 from altar_host.cli import main
+from altar_host.randomplay import ritos_game, sete_selos_game
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
-from altar_host.randomplay import ritos_game, sete_selos_game
 from test_golden import GAMES, paths
 import logcases
 
@@ -282,7 +282,13 @@ def test_dump_writes_the_sheet_beside_the_log(tmp_path):
         BEGIN, example("fantasmagoria-4p").decode(), END))
     out = tmp_path / "night.jsonl"
     assert main(["dump", str(capture), "-o", str(out), "--sheet"]) == 0
+    assert out.read_bytes() == example("fantasmagoria-4p")
     assert (tmp_path / "night.html").exists() and (tmp_path / "night-track.png").exists()
+    # a refused export: neither the log nor a sheet
+    capture.write_text("%s\n%s{\"do\": \"dance\"}\n%s\n" % (
+        BEGIN, example("fantasmagoria-4p").decode(), END))
+    assert main(["dump", str(capture), "-o", str(tmp_path / "bad.jsonl"), "--sheet"]) == 2
+    assert not list(tmp_path.glob("bad*"))
 
 
 def _chromium():
@@ -297,6 +303,7 @@ def test_a_browser_draws_the_sheet(name, tmp_path):
     code, _, _ = sheet(tmp_path, example(name))
     assert code == 0
     shot = tmp_path / "shot.png"
+    # no sandbox: Chromium refuses to start with one as root (CI runs as root)
     subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                     "--screenshot=%s" % shot, "--window-size=1000,3000",
                     (tmp_path / "game.html").as_uri()], check=True, timeout=120,
