@@ -102,8 +102,11 @@ def _boards(sheet, f):
 def _insanity_chart(sheet, f):
     w = sheet.w
     series = [[row[s] for row in f.insanity] for s in range(len(sheet.names))]
+    # a win by insanity: the level it took, to see who got there
+    goal = (f.condition[2], w["immediate"]) if f.condition and f.condition[0] == "insanity" \
+        else None
     fig = sheet_plots.lines(series, sheet.names, sheet.colours, w["ritual"], w.word("insanity"),
-                            w["insanity_chart"])
+                            w["insanity_chart"], goal=goal)
     alt = "%s: %s" % (w["insanity_chart"], ", ".join(
         "%s %d" % (n, ys[-1]) for n, ys in zip(sheet.names, series)))
     return ["<h2>%s</h2>" % html.escape(w["insanity_chart"]), sheet.image("insanity", fig, alt)]
