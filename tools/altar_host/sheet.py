@@ -68,7 +68,7 @@ class Sheet:
                                                               html.escape(self.names[s]))
 
     def seats(self, seats):
-        return ", ".join(self.seat(s) for s in seats) or html.escape(self.w["nobody"])
+        return ", ".join(self.seat(s) for s in seats)
 
     def image(self, name, fig, alt):
         """Keep the figure's PNG; its <img>, embedded."""

@@ -237,7 +237,7 @@ def _pile_rows(sheet, rnd):
 
 def _trick_rows(sheet, rnd):
     return [(t.n, sheet.seat(t.leader), sheet.seat(t.winner) if t.winner >= 0 else "…",
-             sheet.seats(t.possessed) if t.possessed else "",
+             sheet.seats(t.possessed),
              "%d → %d" % t.moved if t.moved else "")
             for t in rnd.tricks]
 

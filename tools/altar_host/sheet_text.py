@@ -23,7 +23,6 @@ HOST = {
         "where_stopped": "Onde parou",
         "seat": "Lugar",
         "banished": "Cultista Banido",
-        "nobody": "ninguém",
         # Sete Selos
         "rituals": "Rituais",
         "elders": "Os Anciões",
@@ -96,7 +95,6 @@ HOST = {
         "where_stopped": "Where it stopped",
         "seat": "Seat",
         "banished": "Banished Cultist",
-        "nobody": "nobody",
         "rituals": "Rituals",
         "elders": "The Elders",
         "series": "Series",
