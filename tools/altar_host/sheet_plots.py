@@ -82,10 +82,11 @@ def lines(series, names, colours, xlabel, ylabel, title, xticks=None, goal=None,
     fig = _figure()
     ax = fig.add_subplot()
     n = len(series)
+    style = "steps-post" if steps else "default"
     for seat, ys in enumerate(series):
         nudge = SPREAD * (seat - (n - 1) / 2)
-        ax.plot(np.arange(len(ys)), np.array(ys) + nudge, drawstyle="steps-post" if steps else "default",
-                marker="o", markersize=3, linewidth=2, color=colours[seat], label=label(names[seat]))
+        ax.plot(np.arange(len(ys)), np.array(ys) + nudge, drawstyle=style, marker="o",
+                markersize=3, linewidth=2, color=colours[seat], label=label(names[seat]))
     if goal:
         ax.axhline(goal[0], color="0.3", linestyle="--", linewidth=1, label=goal[1])
     if mark:

@@ -118,7 +118,8 @@ HOST = {
         "removals": "Removals (one cultist per point of insanity)",
         "removed": "Removed from",
         "left": "Left",
-        "power_rule": "Power on each Elder: 1 own cultist is worth %d, 2 are worth %d, 3 are worth %d.",
+        "power_rule": "Power on each Elder: 1 own cultist is worth %d, 2 are worth %d, "
+                      "3 are worth %d.",
         "no_removal": "nothing to remove",
         "by_power": "%s has the most power: %d.",
         "no_tie": "No tie on power.",
