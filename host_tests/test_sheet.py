@@ -284,6 +284,9 @@ def test_dump_writes_the_sheet_beside_the_log(tmp_path):
     assert main(["dump", str(capture), "-o", str(out), "--sheet"]) == 0
     assert out.read_bytes() == example("fantasmagoria-4p")
     assert (tmp_path / "night.html").exists() and (tmp_path / "night-track.png").exists()
+    pt = (tmp_path / "night.html").read_text(encoding="utf-8")
+    assert main(["dump", str(capture), "-o", str(out), "--sheet", "--lang", "en"]) == 0
+    assert (tmp_path / "night.html").read_text(encoding="utf-8") != pt
     # a refused export: neither the log nor a sheet
     capture.write_text("%s\n%s{\"do\": \"dance\"}\n%s\n" % (
         BEGIN, example("fantasmagoria-4p").decode(), END))

@@ -136,7 +136,7 @@ def cmd_dump(args):
         f.write(out)
     if args.sheet:
         from altar_host import sheet
-        return sheet.main(argparse.Namespace(log=args.output, output=None, lang="pt"))
+        return sheet.main(argparse.Namespace(log=args.output, output=None, lang=args.lang))
     return 0
 
 
@@ -175,6 +175,8 @@ def main(argv=None):
     u.add_argument("-o", "--output", required=True, metavar="LOG")
     u.add_argument("--sheet", action="store_true",
                    help="also write the game sheet beside the log (as `altar sheet LOG`)")
+    u.add_argument("--lang", default="pt", choices=("pt", "en"),
+                   help="the sheet's language, in the device's words (default: pt)")
     u.set_defaults(fn=cmd_dump)
     t = sub.add_parser("sheet", help="a game sheet of a session log: one HTML page, its pictures "
                                      "embedded and also written beside it as PNGs")
