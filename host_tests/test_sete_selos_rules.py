@@ -214,6 +214,23 @@ def test_banished_three_insanity():
     over(s, [2])
 
 
+def test_the_banished_victory_as_options():
+    """banished_cultists and banished_insanity move the Banished's row; the
+    humans' row stays."""
+    h = header(2, options={"banished_cultists": 5})
+    s = play(h, [q(2, 1), q(2, 3), q(2, 5), q(2, 7)])
+    assert s.view()["status"] == "playing"          # 4 is no longer enough
+    s.do(q(2, 2))
+    over(s, [2])
+    h = header(2, options={"banished_insanity": 4})
+    s = play(h, [q(0, 1), q(0, 1), q(1, 1), q(2, 1), q(2, 1), q(2, 1)])
+    assert s.view()["insanity"] == [0, 0, 3] and s.view()["status"] == "playing"
+    s.do(q(2, 1))
+    over(s, [2])
+    assert play(header(2, options={"banished_cultists": 2}), [q(2, 1), q(2, 3)]).state.over
+    assert play(header(4, options={"banished_cultists": 9})).rules.victory == [(1, 3, 4)] * 4
+
+
 # -- 2. and 9. series, leader, dealer ------------------------------------------------------------
 
 def test_winner_leads_and_series_dealer_leads_next():
@@ -420,7 +437,9 @@ def test_unknown_and_mistyped_options():
     for opts, frag in (({"trumps": 1}, 'unknown option "trumps"'),
                        ({"power": 3}, "option 'power'"),
                        ({"banished_removal": "middle"}, "banished_removal"),
-                       ({"power_2p_three": True}, "power_2p_three")):
+                       ({"power_2p_three": True}, "power_2p_three"),
+                       ({"banished_cultists": 0}, "option 'banished_cultists' must be 1..21"),
+                       ({"banished_insanity": "3"}, "option 'banished_insanity' must be of the same kind as 3")):
         with pytest.raises(Exception) as e:
             play(header(2, options=opts))
         assert frag in str(e.value)

@@ -18,13 +18,14 @@ OPTIONS = {
     "power": [3, 5, 10],        # power of 1, 2, 3 own cultists on an Elder
     "power_2p_three": 10,       # 3 own cultists on an Elder with 2 players
     "banished_removal": "low",  # on equal power, remove from "low" or "high" Elders
+    "banished_cultists": 4,     # the Banished wins with this many cultists anywhere
+    "banished_insanity": 3,     # ... or this much insanity
 }
 
 # Immediate victory: the `top` largest own stacks add up to `need` or more,
 # or insanity reaches `mad`. One formula reads the manual's headerless table.
 # players: (top, need, mad)
 _VICTORY = {4: (1, 3, 4), 3: (2, 6, 5), 2: (4, 9, 5)}
-_BANISHED_VICTORY = (7, 4, 3)
 
 # Records: a verb, then small ints. Referee entry's verb is public for
 # altar.sete_selos_cards.
@@ -72,8 +73,12 @@ class Rules:
         self.banished_low = o["banished_removal"] == "low"
         v = _VICTORY[n]
         self.victory = [v] * self.seats
+        # The Banished's row (its stacks on all 7 Elders count), checked
+        # with any player count so a header means one thing.
+        b = (7, need_int(o["banished_cultists"], "option 'banished_cultists'", 1, 21),
+             need_int(o["banished_insanity"], "option 'banished_insanity'", 1, 21))
         if n == 2:
-            self.victory[2] = _BANISHED_VICTORY
+            self.victory[2] = b
 
 
 # Pure functions: the rules of a ritual and of scoring.
