@@ -102,6 +102,7 @@ def test_a_balance_report_from_the_real_comparison(tmp_path):
     result = sim.balance(args, sim.Workers())
     page = check_balance(tmp_path, result)
     assert "defaults (baseline)" in page and "power=[1, 2, 3]" in page
+    assert page.count("Game length: mean") == 2 and "rituals played" in page
 
 
 def test_a_balance_report_with_the_banished_and_many_sets(tmp_path):

@@ -347,5 +347,11 @@ def write_balance(directory, result):
         parts.append(_table("How games end: %s" % label, ("ending", "games", "share"),
                             [(k, v, _pct(v / total)) for k, v in sorted(
                                 row["endings"].items(), key=lambda kv: (-kv[1], kv[0]))]))
+        lengths = row.get("lengths") or {}
+        if lengths:
+            mean = sum(int(k) * v for k, v in lengths.items()) / sum(lengths.values())
+            parts.append("<p>Game length: mean %.1f %s, %s to %s.</p>" % (
+                mean, LENGTH_UNIT.get(result["game"], ""), min(lengths, key=int),
+                max(lengths, key=int)))
     with open(os.path.join(directory, "balance.html"), "w", encoding="utf-8") as f:
         f.write("\n".join(parts) + "\n")

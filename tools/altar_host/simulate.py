@@ -614,6 +614,7 @@ def balance(args, workers):
     for r in runs:
         rows.append({"options": r["options"], "win_rate": r["win_rate"],
                      "win_rate_95": r["win_rate_95"], "endings": r["endings"],
+                     "lengths": r["lengths"],
                      "win_rate_change": [difference(base["wins"][i], r["wins"][i], r["games"])
                                          for i in range(len(r["wins"]))]})
     return {"game": args.game, "players": args.players, "bots": bots, "seed": args.seed,
