@@ -110,7 +110,6 @@ def main(argv=None):
     mem_game, mem_resume = in_parallel(game(probe_image, None, "mem-game"),
                                        resume(probe_image, None, nvm, "mem-resume"))
 
-    rows = []
     figures = {}
     for label, r, res in (("rp2040js", plain, res_plain),
                           ("+ XIP model", xip, res_xip)):

@@ -17,15 +17,22 @@ def _load(path):
         return log.load(f)
 
 
-def cmd_replay(args):
-    """Same contract as `python -m altar.replay`, plus an optional rewrite."""
+def _read(path, read=_load):
+    """read(path) (a session log), or None once the reason it cannot is
+    printed: the file's, or the replay's `line N: reason`."""
     try:
-        session = _load(args.log)
+        return read(path)
     except OSError as e:
-        print("cannot read %s: %s" % (args.log, e.strerror), file=sys.stderr)
-        return 2
+        print("cannot read %s: %s" % (path, e.strerror), file=sys.stderr)
     except log.LogError as e:
         print(e, file=sys.stderr)
+    return None
+
+
+def cmd_replay(args):
+    """Same contract as `python -m altar.replay`, plus an optional rewrite."""
+    session = _read(args.log)
+    if session is None:
         return 2
     if args.write:
         with open(args.write, "w", encoding="utf-8") as f:
@@ -135,14 +142,23 @@ def cmd_dump(args):
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(out)
     if args.sheet:
-        from altar_host import sheet
-        return sheet.main(argparse.Namespace(log=args.output, output=None, lang=args.lang))
+        return cmd_sheet(argparse.Namespace(log=args.output, output=None, lang=args.lang))
     return 0
 
 
 def cmd_sheet(args):
     from altar_host import sheet
-    return sheet.main(args)
+    got = _read(args.log, sheet.read)
+    if got is None:
+        return 2
+    session, undone = got
+    out = args.output or sheet.default_out(args.log)
+    try:
+        sheet.write(session, out, args.lang, undone)
+    except OSError as e:
+        print("cannot write %s: %s" % (e.filename, e.strerror), file=sys.stderr)
+        return 2
+    return 0
 
 
 def main(argv=None):

@@ -12,7 +12,6 @@ import base64
 import html
 import io
 import json
-import sys
 
 from altar import log
 from altar_fw.ui import GAMES
@@ -130,21 +129,3 @@ def write(session, out, lang="pt", undone=0):
             f.write(data)
     with open(out, "w", encoding="utf-8") as f:
         f.write(page)
-
-
-def main(args):
-    try:
-        session, undone = read(args.log)
-    except OSError as e:
-        print("cannot read %s: %s" % (args.log, e.strerror), file=sys.stderr)
-        return 2
-    except log.LogError as e:
-        print(e, file=sys.stderr)
-        return 2
-    out = args.output or default_out(args.log)
-    try:
-        write(session, out, args.lang, undone)
-    except OSError as e:
-        print("cannot write %s: %s" % (e.filename, e.strerror), file=sys.stderr)
-        return 2
-    return 0
