@@ -13,6 +13,7 @@ from altar.rng import Rng
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import sete_selos, sete_selos_cards
+from altar_host import table
 
 
 def _recorder(session, rng, undo, actions):
@@ -128,6 +129,25 @@ DECK = {"numbers": [1, 10], "cursed": {"candelabro": ["vela", 4], "gato-da-sorte
                                        "belleanna": ["boneca", 2]}}
 
 
+class _FaRandom:
+    """Random Fantasmagória choices (the Copo a quarter of the time it may
+    be played), from the game's own generator."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def sacrifice(self, seat, cards, state):
+        return cards[self.rng.below(len(cards))]
+
+    def play(self, seat, legal, trick, state):
+        if fa.COPO in legal and self.rng.below(4) == 0:
+            return fa.COPO
+        return legal[self.rng.below(len(legal))]
+
+    def seen(self, leader, trick, state):
+        pass
+
+
 def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=True, bots=None):
     """(header, actions): a whole game of Fantasmagória, 3 rounds.
 
@@ -153,10 +173,9 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
     r = ref.rules
     actions = []
     do = _recorder(s, rng, undo, actions)
-    lo, hi = d["numbers"]
-    suits = [k for k in ("gato", "vela", "bode", "boneca") if players == 4 or k != "vela"]
-    ritual = [fc.card(r, [k, v]) for k in suits for v in range(lo, hi + 1)] + [fa.COPO]
-    ghosts = [fc.card(r, ["fantasma", v]) for v in range(1, 13) if players == 4 or not 9 <= v <= 11]
+    ritual, ghosts = table.fa_deck(r, d["numbers"])
+    if not bots:
+        bots = [_FaRandom(rng)] * players
 
     def both(a, quick_actions):
         ref.do(a)
@@ -173,8 +192,9 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
         piles = [piles[i * 3:i * 3 + 3] for i in range(players)]
         sac = []
         for h in hands:
-            ok = [c for c in h if c != fa.COPO and not c & fa.CURSED]
-            c = bots[len(sac)].sacrifice(len(sac), ok, st) if bots else ok[rng.below(len(ok))]
+            b = bots[len(sac)]
+            b.hand = h
+            c = b.sacrifice(len(sac), table.fa_sacrificable(h), st)
             h.remove(c)
             sac.append(c)
         order = list(range(players))
@@ -189,46 +209,24 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
             do(a)
         while all(hands):
             cards = []
-            lead = -1
-            for i in range(players):
-                seat = (st.leader + i) % players
-                h = hands[seat]
-                if lead < 0 and not (r.free_copo and cards):
-                    ok = h
-                    if st.possessed != (1 << players) - 1:
-                        ok = [c for c in h if c >> 5 != 4]
-                    assert ok, "only ghosts to lead with"
-                elif lead >= 0:
-                    ok = [c for c in h if c >> 5 & 7 == lead]
-                    if ok and r.copo_follows and fa.COPO in h:
-                        ok.append(fa.COPO)
-                    ok = ok or h
-                else:
-                    ok = h
-                if bots:
-                    c = bots[seat].play(seat, ok, cards, st)
-                else:
-                    c = fa.COPO if fa.COPO in ok and rng.below(4) == 0 else ok[rng.below(len(ok))]
-                h.remove(c)
-                cards.append(c)
-                lead = fc.lead_suit(cards, r.free_copo)
+            table.fa_trick(st, hands, cards, bots)
             before = st.possessed
-            seats = [(st.leader + i) % players for i in range(players)]
+            leader = st.leader
             a = {"do": "trick", "cards": [fc.card_json(c) for c in cards]}
             ref.do(a)
             quick_trick = []
-            for i in range(players):
-                seat = seats[i]
-                if (st.possessed & ~before) >> seat & 1:
-                    hands[seat].extend(piles.pop(rng.below(len(piles))))
-                    num = None if cards[i] == fa.COPO else cards[i] & 31
-                    quick_trick.append({"do": "possess", "seat": seat, "number": num})
+            for i in table.fa_possess(st, leader, before, hands, piles, rng):
+                seat = (leader + i) % players
+                num = None if cards[i] == fa.COPO else cards[i] & 31
+                quick_trick.append({"do": "possess", "seat": seat, "number": num})
             quick_trick.append({"do": "trick", "winner": st.leader})
             if fast and rng.below(4):
                 for x in quick_trick:
                     do(x)
             else:
                 do(a)
+            for bot in bots:
+                bot.seen(leader, cards, st)
         left = [[fc.card_json(c) for c in h] for h in hands]
         pile = []
         for seat in range(players):

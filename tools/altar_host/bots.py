@@ -1,0 +1,114 @@
+"""The simple bots of `altar simulate`: random and rule-of-thumb players for
+Sete Selos and Fantasmagória.
+
+A bot is asked only for choices its seat makes at the table, and sees its
+own cards and the table, never another seat's hand. The search bots that
+build on these are in altar_host.search.
+"""
+
+from altar import fantasmagoria as fa
+from altar import fantasmagoria_cards as fc
+from altar import sete_selos as ss
+from altar import sete_selos_cards as ssc
+from altar_host.randomplay import random_removal
+
+
+class RandomBot:
+    """Any legal choice."""
+    name = "random"
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def pick(self, items):
+        return items[self.rng.below(len(items))]
+
+    def keep(self, seat, cards, state):
+        return self.pick(cards)
+
+    def play(self, seat, legal, trick, state):
+        return self.pick(legal)
+
+    def redirect(self, seat, sealed, state):
+        return self.pick(sealed)
+
+    def remove(self, seat, count, state):
+        return random_removal(state, seat, count, self.rng)
+
+    def seen(self, leader, trick, state):
+        """A ritual's cards, from `leader` on, as the table saw them."""
+
+
+class HeuristicBot(RandomBot):
+    """Keeps trumps and high cards; wins a ritual as cheaply as it can, else
+    throws its weakest card; redirects to its biggest stack; removes as the
+    engine suggests."""
+    name = "heuristic"
+
+    @staticmethod
+    def rank(c):
+        """How much the heuristic wants to keep card c: trumps, then high."""
+        return (c[0] == 0, c[1], -c[0])
+
+    def keep(self, seat, cards, state):
+        return max(cards, key=self.rank)
+
+    def play(self, seat, legal, trick, state):
+        winning = legal
+        if trick:
+            winning = []
+            for c in legal:
+                trick.append(c)
+                if ssc.ritual_winner(trick) == len(trick) - 1:
+                    winning.append(c)
+                trick.pop()
+        return min(winning or legal, key=lambda c: (c[0] == 0, c[1], c[0]))
+
+    def redirect(self, seat, sealed, state):
+        own = state.stacks(seat)
+        return max(sealed, key=lambda e: (own[e - 1], e))
+
+    def remove(self, seat, count, state):
+        return ss.suggest(state, seat)
+
+
+class FaRandomBot:
+    """Fantasmagória: any legal card."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def sacrifice(self, seat, cards, state):
+        return cards[self.rng.below(len(cards))]
+
+    def play(self, seat, legal, trick, state):
+        return legal[self.rng.below(len(legal))]
+
+    def seen(self, leader, trick, state):
+        """A trick's cards, from `leader` on, as the table saw them."""
+
+
+class FaHeuristicBot(FaRandomBot):
+    """Fantasmagória: sacrifices its highest card; follows as low as it can,
+    avoiding the trump number; when it cannot follow, throws what scares
+    most (a positive cursed card, a ghost, then its highest card)."""
+
+    def sacrifice(self, seat, cards, state):
+        return max(cards, key=lambda c: (c & 31, c))
+
+    def play(self, seat, legal, trick, state):
+        trump = state.trump
+        lead = fc.lead_suit(trick, state.rules.free_copo) if trick else -1
+        follows = [c for c in legal if lead >= 0 and c >> 5 & 7 == lead]
+        if follows or not trick:
+            pool = follows or legal
+            return min(pool, key=lambda c: (c & 31 == trump, c & 31, c))
+
+        def scare(c):
+            if c == fa.COPO:
+                return (0, 0)
+            s = c >> 5 & 7
+            if c & fa.CURSED:
+                return (3, fa.SCARES[s]) if fa.SCARES[s] > 0 else (-1, 0)
+            return (2 if s == 4 else 1, c & 31)
+        return max(legal, key=lambda c: (scare(c), c))
