@@ -216,29 +216,39 @@ BOARD = ('# The board profile; without it Altar picks one from board.board_id.\n
 LANG = '# The language: "pt" (Português do Brasil) or "en" (English).\nALTAR_LANG = "pt"\n'
 
 
-@pytest.mark.parametrize("old,new,added", [
+@pytest.mark.parametrize("old,new,added,changed", [
     # CircuitPython formats the drive with an empty settings.toml.
-    ("", deploy.SETTINGS_HEAD + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"]),
+    ("", deploy.SETTINGS_HEAD + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"], []),
     ('CIRCUITPY_WIFI_SSID = "casa"\n\n# mine\n',
-     'CIRCUITPY_WIFI_SSID = "casa"\n\n# mine\n' + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"]),
-    ('ALTAR_LANG="en"\n', 'ALTAR_LANG="en"\n' + BOARD, ["ALTAR_BOARD"]),
+     'CIRCUITPY_WIFI_SSID = "casa"\n\n# mine\n' + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"], []),
+    ('ALTAR_LANG="en"\n', 'ALTAR_LANG="en"\n' + BOARD, ["ALTAR_BOARD"], []),
+    # Another board's name is replaced in its line, the rest of the line kept.
     ('  ALTAR_BOARD   =  "feather_oled" # theirs\n',
-     '  ALTAR_BOARD   =  "feather_oled" # theirs\n' + LANG, ["ALTAR_LANG"]),
-    ('ALTAR_BOARD = "x"\nALTAR_LANG = "y"\n', 'ALTAR_BOARD = "x"\nALTAR_LANG = "y"\n', []),
+     '  ALTAR_BOARD   =  "macropad" # theirs\n' + LANG, ["ALTAR_LANG"],
+     [("ALTAR_BOARD", "feather_oled", "macropad")]),
+    ('ALTAR_BOARD = "macropad"\nALTAR_LANG = "y"\n', 'ALTAR_BOARD = "macropad"\nALTAR_LANG = "y"\n',
+     [], []),
     # A comment is not a setting, nor is a longer key.
     ('# ALTAR_BOARD = "pico_display"\nALTAR_LANGUAGE = 1\n',
      '# ALTAR_BOARD = "pico_display"\nALTAR_LANGUAGE = 1\n' + BOARD + LANG,
-     ["ALTAR_BOARD", "ALTAR_LANG"]),
+     ["ALTAR_BOARD", "ALTAR_LANG"], []),
     # No trailing newline; CRLF.
-    ('A = 1', 'A = 1\n' + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"]),
+    ('A = 1', 'A = 1\n' + BOARD + LANG, ["ALTAR_BOARD", "ALTAR_LANG"], []),
     ('A = 1\r\nALTAR_LANG = "en"', 'A = 1\r\nALTAR_LANG = "en"\r\n' + BOARD.replace("\n", "\r\n"),
-     ["ALTAR_BOARD"]),
+     ["ALTAR_BOARD"], []),
     # CircuitPython ignores keys in [tables]: add before the first one.
     ('A = 1\n[t]\nALTAR_BOARD = "x"\n', 'A = 1\n' + BOARD + LANG + '[t]\nALTAR_BOARD = "x"\n',
-     ["ALTAR_BOARD", "ALTAR_LANG"]),
+     ["ALTAR_BOARD", "ALTAR_LANG"], []),
 ])
-def test_settings_gain_the_missing_keys_and_keep_every_line(old, new, added):
-    assert deploy.merge_settings(old.encode(), "macropad") == (new.encode(), added)
+def test_settings_gain_the_missing_keys_and_keep_every_line(old, new, added, changed):
+    assert deploy.merge_settings(old.encode(), "macropad") == (new.encode(), added, changed)
+
+
+def test_a_language_given_replaces_the_drives():
+    old = b'X = 1\nALTAR_LANG = "pt"  # mine\nALTAR_BOARD = "macropad"\n'
+    assert deploy.merge_settings(old, "macropad", "en") == (
+        b'X = 1\nALTAR_LANG = "en"  # mine\nALTAR_BOARD = "macropad"\n', [],
+        [("ALTAR_LANG", "pt", "en")])
 
 
 def test_deploy_adds_settings_keys_and_reports_them(drive, capsys):
@@ -253,10 +263,11 @@ def test_deploy_adds_settings_keys_and_reports_them(drive, capsys):
     assert main(["deploy", str(drive), "--board", "pico-display"]) == 0
     assert "settings.toml: kept as it was" in capsys.readouterr().out
     assert settings.stat().st_mtime_ns == before
-    # Another profile in settings.toml would not be on the drive: say so.
+    # Redeployed for another board: ALTAR_BOARD follows, the rest stays.
     assert main(["deploy", str(drive), "--board", "macropad"]) == 0
-    assert 'keeps ALTAR_BOARD = "pico_display", but this drive has only the macropad ' \
-        'profile' in capsys.readouterr().err
+    assert 'settings.toml: ALTAR_BOARD "pico_display" -> "macropad"' in capsys.readouterr().out
+    assert settings.read_bytes() == (b'CIRCUITPY_WEB_API_PASSWORD = "x"\r\n' + (
+        BOARD + LANG.replace('= "pt"', '= "en"')).replace("\n", "\r\n").encode())
 
 
 def test_deploy_refuses_unknown_boards_and_missing_folders(tmp_path):

@@ -84,4 +84,4 @@ def test_demo_reads_out_each_example(name, capsys):
     assert main(["demo", paths(name)[0]]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Altar replays %s.jsonl" % name
-    assert out[-1].startswith("result: over; winners: P")
+    assert out[-1].startswith("result: winner: P")

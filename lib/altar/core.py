@@ -36,7 +36,7 @@ class Rejected(Exception):
     """Input the engine refuses; `str()` is the reason, for a person."""
 
 
-def _quote(s):
+def quote(s):
     # As JSON: a name from the log may hold a newline, the message is one line.
     from altar.jsonout import dumps
     return dumps(s)
@@ -46,7 +46,7 @@ def keys(d, allowed):
     # sorted(): the VMs iterate dicts in different orders, the message must not.
     for k in sorted(d):
         if k not in allowed:
-            raise Rejected("unknown key %s" % _quote(k))
+            raise Rejected("unknown key %s" % quote(k))
 
 
 def need(d, key):
@@ -83,15 +83,15 @@ def merge_options(defaults, given):
         opts[k] = defaults[k]
     for k in sorted(given):
         if k not in defaults:
-            raise Rejected("unknown option %s" % _quote(k))
+            raise Rejected("unknown option %s" % quote(k))
         v = given[k]
         d = defaults[k]
         if type(v) is not type(d):
-            raise Rejected("option '%s' must be of the same kind as %s" % (k, _quote(d)))
+            raise Rejected("option '%s' must be of the same kind as %s" % (k, quote(d)))
         if type(d) is list:
             for x in v:
                 if type(x) is not type(d[0]):
-                    raise Rejected("option '%s' must be of the same kind as %s" % (k, _quote(d)))
+                    raise Rejected("option '%s' must be of the same kind as %s" % (k, quote(d)))
         opts[k] = v
     return opts
 

@@ -10,7 +10,7 @@ entry, what the device journals, never needs it, and the board's heap is
 small.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
+from altar.core import Rejected, const, keys, need, need_int, need_list, quote, setup_rules
 
 NAME = "fantasmagoria"
 ROUNDS = const(3)
@@ -254,7 +254,7 @@ def parse(rules, d):
             return referee().parse(rules, d)
         keys(d, ("do", "piles"))
         return _piles(rules, need_list(need(d, "piles"), "piles", n, n))
-    raise Rejected("unknown verb for fantasmagoria")
+    raise Rejected("unknown verb %s for fantasmagoria" % quote(verb))
 
 
 def _piles(rules, piles):

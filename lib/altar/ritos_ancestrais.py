@@ -7,7 +7,7 @@ seat has reached 21, turns go on up to the seat before the initial player;
 then bonuses and hand counts are entered and `hands` closes the game.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
+from altar.core import Rejected, const, keys, need, need_int, need_list, quote, setup_rules
 
 NAME = "ritos-ancestrais"
 GOAL = const(21)
@@ -149,7 +149,7 @@ def parse(rules, d):
         for c in need_list(need(d, "counts"), "counts", n, n):
             t.append(need_int(c, "a hand count", 0, 99))
         return tuple(t)
-    raise Rejected("unknown verb for ritos-ancestrais")
+    raise Rejected("unknown verb %s for ritos-ancestrais" % quote(verb))
 
 
 def unparse(t):

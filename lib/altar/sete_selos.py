@@ -8,7 +8,7 @@ altar.sete_selos_cards, loaded only by a log that names cards: quick entry,
 what the device journals, never needs it.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, setup_rules
+from altar.core import Rejected, const, keys, need, need_int, need_list, quote, setup_rules
 
 NAME = "sete-selos"
 
@@ -385,7 +385,7 @@ def parse(rules, d):
         for e in need_list(need(d, "elders"), "elders", 1, 21):
             t.append(need_int(e, "an Elder", 1, 7) - 1)
         return bytes(t)
-    raise Rejected("unknown verb for sete-selos")
+    raise Rejected("unknown verb %s for sete-selos" % quote(verb))
 
 
 def unparse(t):

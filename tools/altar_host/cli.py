@@ -1,4 +1,8 @@
-"""`altar`: the host command. Subcommands: emulate, replay, demo, dump, sheet, deploy, simulate."""
+"""`altar`: Altar's host command. Subcommands: emulate (the device on this
+computer), replay and demo (a session log's result, or its game line by
+line), dump (a device's export back into a log), sheet (a game sheet of a
+log), deploy (a CIRCUITPY drive for a board), simulate and balance (games
+with bots, and rule options compared)."""
 
 import argparse
 import json
@@ -6,10 +10,19 @@ import os
 import sys
 
 from altar import log
-from altar.core import Rejected
 from altar.jsonout import dumps
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "examples")
+BOTS_HELP = ("random, heuristic or search: one name for every seat, or one per seat "
+             "separated by commas (the Banished of a 2-player Sete Selos game is no bot)")
+
+
+def _version():
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("altar")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def _load(path):
@@ -30,67 +43,39 @@ def _read(path, read=_load):
 
 
 def cmd_replay(args):
-    """Same contract as `python -m altar.replay`, plus an optional rewrite."""
+    """Same contract as `python -m altar.replay` (with --json, or when the
+    output is not a terminal), plus an optional rewrite."""
     session = _read(args.log)
     if session is None:
         return 2
     if args.write:
         with open(args.write, "w", encoding="utf-8") as f:
             log.write(session, f)
-    print(dumps(session.view()))
+    if args.json or not sys.stdout.isatty():
+        print(dumps(session.view()))
+    else:
+        from altar_host import summary
+        print(summary.game(session))
     return 0
 
 
-def _summary(view):
-    """One line of the state a person follows, per game."""
-    g = view["game"]
-    if g == "sete-selos":
-        parts = ["ritual %d" % view["ritual"], "leader %d" % view["leader"],
-                 "insanity %s" % view["insanity"],
-                 "sealed %s" % [e["value"] for e in view["elders"] if not e["revealed"]]]
-        if view["awaiting"]:
-            parts.append("awaiting %s" % dumps(view["awaiting"]))
-    elif g == "fantasmagoria":
-        parts = ["round %d" % view["round"], "trump %s" % view["trump"],
-                 "leader %s" % view["leader"],
-                 "possessed %s" % [s for s, p in enumerate(view["possessed"]) if p],
-                 "scares %s" % view["scares"]]
-    else:
-        parts = ["turn %d" % view["turn"], "scores %s" % view["scores"]]
-        if view["final"]:
-            parts.append("final round")
-    return ", ".join(parts)
-
-
-def _result(view):
-    g = view["game"]
-    if g == "sete-selos":
-        return "by %s; power: %s" % (view["reason"], view["power"])
-    if g == "fantasmagoria":
-        return "scares: %s%s" % (view["scares"], "; the spirit broke a tie" if view["spirit"] else "")
-    return "scores: %s; cards in hand: %s" % (view["scores"], view["hands"])
-
-
 def cmd_demo(args):
-    """Replay a session log (the bundled example game by default) step by
-    step, for a person to read."""
+    """Replay a session log (the bundled example game by default), printing
+    each line and the state after it, for a person to read."""
+    from altar_host import summary
     path = args.log or os.path.join(EXAMPLES, "sete-selos-4p.jsonl")
+    if _read(path) is None:          # refused as a whole first: nothing printed
+        return 2
     with open(path, "rb") as f:
         lines = [ln for ln in f.read().decode().splitlines() if ln.strip()]
     session = log.load(lines[:1])
+    names = summary.seat_names(session.rules.players, session.view()["game"], 0)
     print("Altar replays %s" % os.path.basename(path))
     print("players: %s" % ", ".join(session.rules.players))
     for n, line in enumerate(lines[1:], 2):
-        try:
-            session.do(json.loads(line))
-        except (ValueError, Rejected) as e:
-            print("line %d: %s" % (n, e), file=sys.stderr)
-            return 2
-        print("%3d %-48s %s" % (n, line, _summary(session.view())))
-    v = session.view()
-    names = [session.rules.players[s] if s < len(session.rules.players) else "Banished"
-             for s in v["winners"]]
-    print("result: %s; winners: %s; %s" % (v["status"], ", ".join(names) or "none", _result(v)))
+        session.do(json.loads(line))
+        print("%3d %-48s %s" % (n, line, summary.state(session.view(), names)))
+    print("result: %s" % summary.result(session.view(), names))
     return 0
 
 
@@ -162,22 +147,32 @@ def cmd_sheet(args):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="altar", description=__doc__)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("replay", help="print the state after a session log (the replay contract)")
-    r.add_argument("log")
+    p = argparse.ArgumentParser(prog="altar", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version="altar " + _version())
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    def command(name, helptext):
+        return sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:],
+                              formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    r = command("replay", "the state after a session log: in words on a terminal, else the "
+                          "replay contract's JSON line")
+    r.add_argument("log", help="a session log (JSON Lines)")
+    r.add_argument("--json", action="store_true", help="print the contract's JSON line")
     r.add_argument("--write", metavar="FILE",
                    help="also write the log back out, undone actions dropped")
     r.set_defaults(fn=cmd_replay)
-    d = sub.add_parser("demo", help="replay the bundled example game, step by step")
-    d.add_argument("log", nargs="?")
+    d = command("demo", "replay a session log line by line, each with the state after it")
+    d.add_argument("log", nargs="?", help="a session log (default: the bundled 4-player Sete "
+                                          "Selos game)")
     d.set_defaults(fn=cmd_demo)
-    e = sub.add_parser("emulate", help="run the device's firmware on this computer")
+    e = command("emulate", "run the device's firmware on this computer")
     e.add_argument("--board", default="macropad",
                    choices=("macropad", "pico-display", "feather-oled"))
     e.add_argument("--nvm", metavar="FILE", help="keep the flash journal in FILE (kept across runs)")
     e.add_argument("--keys", metavar="FILE", help="press the key words in FILE")
-    e.add_argument("--screens", metavar="DIR", help="write a PNG of the screen after each key")
+    e.add_argument("--screens", metavar="DIR",
+                   help="write a PNG of the screen at boot and after each key, interactive or not")
     e.add_argument("--monkey", type=int, metavar="N", help="N random presses")
     e.add_argument("--power-cut", type=float, metavar="P",
                    help="cut the power during a flash write with probability P, then reboot")
@@ -185,8 +180,12 @@ def main(argv=None):
     e.add_argument("--lang", default="pt", choices=("pt", "en"),
                    help="the device's language (ALTAR_LANG on a board)")
     e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
+    e.add_argument("--serial-log", metavar="FILE",
+                   help="append what the device prints on its serial console (Menu > Export, "
+                        "the e key) to FILE, for `altar dump FILE`; default: %s in a terminal, "
+                        "standard output with --keys or piped key words" % "altar-serial.log")
     e.set_defaults(fn=cmd_emulate)
-    u = sub.add_parser("dump", help="read a device's serial export back into a session log")
+    u = command("dump", "read a device's serial export back into a session log")
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
     u.add_argument("-o", "--output", required=True, metavar="LOG")
     u.add_argument("--sheet", action="store_true",
@@ -194,8 +193,8 @@ def main(argv=None):
     u.add_argument("--lang", default="pt", choices=("pt", "en"),
                    help="the sheet's language, in the device's words (default: pt)")
     u.set_defaults(fn=cmd_dump)
-    t = sub.add_parser("sheet", help="a game sheet of a session log: one HTML page, its pictures "
-                                     "embedded and also written beside it as PNGs")
+    t = command("sheet", "a game sheet of a session log: one HTML page, its pictures "
+                         "embedded and also written beside it as PNGs")
     t.add_argument("log", help="a session log (JSON Lines), as `altar dump` writes it")
     t.add_argument("-o", "--output", metavar="OUT",
                    help="the page (default: LOG without .jsonl, plus .html); its pictures go "
@@ -205,13 +204,14 @@ def main(argv=None):
     t.add_argument("--lang", default="pt", choices=("pt", "en"),
                    help="the sheet's language, in the device's words (default: pt)")
     t.set_defaults(fn=cmd_sheet)
-    m = sub.add_parser("simulate", help="play whole games with bots and summarise them")
+    m = command("simulate", "play whole games with bots and summarise them")
     m.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
-    m.add_argument("--players", type=int, default=4)
-    m.add_argument("--bots", default="random",
-                   help="one bot for all seats, or one per seat: random, heuristic")
-    m.add_argument("--games", type=int, default=1000)
-    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--players", type=int, default=4, help="Sete Selos 2-4, Fantasmagória 3-4")
+    m.add_argument("--bots", default="random", help=BOTS_HELP)
+    m.add_argument("--games", type=int, default=1000, help="games to play (at least 1)")
+    m.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
+    m.add_argument("--json", action="store_true",
+                   help="print the summary as JSON (the default when not on a terminal)")
     m.add_argument("--jobs", type=int, default=1,
                    help="worker processes: more than 1 starts a local Dask cluster "
                         "(results do not change)")
@@ -224,12 +224,14 @@ def main(argv=None):
     m.add_argument("--report", metavar="DIR",
                    help="write report.html, its PNG plots and summary.json there")
     m.set_defaults(fn=cmd_simulate)
-    b = sub.add_parser("balance", help="compare rule option sets on the same seeds")
+    b = command("balance", "compare rule option sets on the same seeds")
     b.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
-    b.add_argument("--players", type=int, default=4)
-    b.add_argument("--bots", default="random")
-    b.add_argument("--games", type=int, default=2000)
-    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--players", type=int, default=4, help="Sete Selos 2-4, Fantasmagória 3-4")
+    b.add_argument("--bots", default="random", help=BOTS_HELP)
+    b.add_argument("--games", type=int, default=2000, help="games a set (at least 1)")
+    b.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
+    b.add_argument("--json", action="store_true",
+                   help="print the result as JSON (the default when not on a terminal)")
     b.add_argument("--jobs", type=int, default=1, help="worker processes, as for simulate")
     b.add_argument("--cluster", metavar="ADDRESS", help="a running Dask scheduler")
     b.add_argument("--set", action="append", required=True, metavar="K=V;K=V",
@@ -237,7 +239,7 @@ def main(argv=None):
     b.add_argument("--report", metavar="DIR",
                    help="write balance.html, its forest plot and balance.json there")
     b.set_defaults(fn=cmd_balance)
-    p_ = sub.add_parser("deploy", help="lay out a CIRCUITPY drive for a board")
+    p_ = command("deploy", "lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
     p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))
     mpy = p_.add_mutually_exclusive_group()
@@ -246,8 +248,9 @@ def main(argv=None):
                           "then mpy-cross on PATH if it is CircuitPython's")
     mpy.add_argument("--py", action="store_true",
                      help="ship .py sources, not .mpy (for debugging on the board)")
-    p_.add_argument("--lang", choices=("pt", "en"), default="pt",
-                    help="ALTAR_LANG, if settings.toml does not set it (default: pt)")
+    p_.add_argument("--lang", choices=("pt", "en"),
+                    help="set ALTAR_LANG to this language; without it the drive's setting is "
+                         "kept, or pt added when there is none")
     p_.set_defaults(fn=cmd_deploy)
     args = p.parse_args(argv)
     return args.fn(args)

@@ -5,7 +5,7 @@
     DIR/lib/altar_fw/              the firmware's modules
     DIR/lib/boards/                the profile table and this board's profile
     DIR/fonts/                     the font (Altar Mono 12) and its licence
-    DIR/settings.toml              ALTAR_BOARD and ALTAR_LANG, added if missing
+    DIR/settings.toml              ALTAR_BOARD (this board), ALTAR_LANG (--lang, or kept)
     DIR/requirements.txt           for `circup install -r requirements.txt`
 
 The modules under lib/ are compiled to .mpy by CircuitPython's mpy-cross, the
@@ -18,7 +18,8 @@ compiler, or with `--py`, the modules are copied as .py, which the board then
 compiles at import, at a heap cost (HEAP_KB).
 
 settings.toml is never replaced: CircuitPython creates an empty one when it
-formats the drive, so the missing keys are added and every other line kept.
+formats the drive, and a user may keep other settings there, so Altar's keys
+are added or their values changed in place and every other byte is kept.
 """
 
 import os
@@ -175,39 +176,53 @@ def _top(text):
     return m.start() if m else len(text)
 
 
-def merge_settings(old, board, lang="pt"):
-    """settings.toml's bytes with the missing Altar keys added: (new, added).
+def _setting(key):
+    # A line outside comments that assigns the key: (the part up to the value, the value).
+    return re.compile(rb'^([ \t]*%s[ \t]*=[ \t]*)("[^"\r\n]*"|[^\s#]*)' % key.encode(), re.M)
 
-    A key counts as set when a line outside comments assigns it, whatever the
-    value. Existing bytes are kept; new lines use the file's line ending and go
-    before any [table] (CircuitPython ignores keys in tables).
+
+def merge_settings(old, board, lang=None):
+    """settings.toml's bytes with Altar's keys set: (new, added, changed).
+
+    ALTAR_BOARD names this board (only its profile is on the drive); ALTAR_LANG
+    is set to `lang` if given, else kept, or "pt" when missing. A key counts
+    as set when a line outside comments assigns it; a changed value is
+    replaced in its line, every other byte is kept. New lines use the file's
+    line ending and go before any [table] (CircuitPython ignores keys in
+    tables). changed: (key, old value, new value) for each value replaced.
     """
     cut = _top(old)
-    added = [k for k, _ in SETTINGS_KEYS
-             if not re.search(rb"^[ \t]*%s[ \t]*=" % k.encode(), old[:cut], re.M)]
-    if not added:
-        return old, added
-    text = "".join(lines for k, lines in SETTINGS_KEYS if k in added).format(board=board, lang=lang)
-    if not old:
-        return (SETTINGS_HEAD + text).encode(), added
-    nl = b"\r\n" if b"\r\n" in old else b"\n"
-    head = old[:cut]
-    if head and not head.endswith(b"\n"):
-        head += nl
-    return head + text.encode().replace(b"\n", nl) + old[cut:], added
+    head, tail = old[:cut], old[cut:]
+    want = {"ALTAR_BOARD": board, "ALTAR_LANG": lang}
+    added = []
+    changed = []
+    for key, _ in SETTINGS_KEYS:
+        m = _setting(key).search(head)
+        if m is None:
+            added.append(key)
+            continue
+        value = want[key]
+        if value is not None and m.group(2) != b'"%s"' % value.encode():
+            changed.append((key, m.group(2).decode("utf-8", "replace").strip('"'), value))
+            head = head[:m.start(2)] + b'"%s"' % value.encode() + head[m.end(2):]
+    if added:
+        text = "".join(lines for k, lines in SETTINGS_KEYS if k in added).format(
+            board=board, lang=lang or "pt")
+        if not old:
+            return (SETTINGS_HEAD + text).encode(), added, changed
+        nl = b"\r\n" if b"\r\n" in old else b"\n"
+        if head and not head.endswith(b"\n"):
+            head += nl
+        head += text.encode().replace(b"\n", nl)
+    return head + tail, added, changed
 
 
-def _board_setting(text):
-    """ALTAR_BOARD's quoted value in settings.toml, or None."""
-    m = re.search(rb'^[ \t]*ALTAR_BOARD[ \t]*=[ \t]*"([^"\r\n]*)"', text[:_top(text)], re.M)
-    return m and m.group(1).decode("utf-8", "replace")
-
-
-def deploy(target, board, mpy_cross=None, lang="pt"):
+def deploy(target, board, mpy_cross=None, lang=None):
     """Lay out `target` for `board`, modules compiled by `mpy_cross` (checked,
-    see find_mpy_cross) or copied as .py if None.
+    see find_mpy_cross) or copied as .py if None; `lang` sets ALTAR_LANG.
 
-    Returns (files written, modules written, settings keys added, notes).
+    Returns (files written, modules written, settings keys added, settings
+    values changed).
     """
     name = board.replace("-", "_")
     boards.load(name)                       # an unknown board fails here
@@ -232,22 +247,16 @@ def deploy(target, board, mpy_cross=None, lang="pt"):
     if os.path.exists(settings):
         with open(settings, "rb") as f:
             old = f.read()
-    new, added = merge_settings(old, name, lang)
-    if added:
+    new, added, changed = merge_settings(old, name, lang)
+    if new != old:
         with open(settings, "wb") as f:
             f.write(new)
         written.append(settings)
-    notes = []
-    kept = _board_setting(new)
-    if kept not in (None, name):
-        # Only this board's profile is on the drive: another one fails at boot.
-        notes.append('settings.toml keeps ALTAR_BOARD = "%s", but this drive has only the '
-                     '%s profile: change or remove that line' % (kept, name))
     req = os.path.join(target, "requirements.txt")
     with open(req, "w") as f:
         f.write("".join(r + "\n" for r in REQUIREMENTS[name]))
     written.append(req)
-    return written, modules, added, notes
+    return written, modules, added, changed
 
 
 def main(args):
@@ -258,12 +267,10 @@ def main(args):
         exe, how, passed = (None, None, []) if args.py else find_mpy_cross(args.mpy_cross)
         for n in passed:
             note(n)
-        files, modules, added, warnings = deploy(args.dir, args.board, exe, args.lang)
+        files, modules, added, changed = deploy(args.dir, args.board, exe, args.lang)
     except (DeployError, ValueError) as e:
         note(e)
         return 2
-    for n in warnings:
-        note(n)
     if exe:
         print("%d modules as .mpy, compiled by %s (%s); the packages' __init__.py as source"
               % (len([m for m in modules if m.endswith(".mpy")]), exe, how))
@@ -273,8 +280,11 @@ def main(args):
               % (len(modules), "--py" if args.py else "no CircuitPython mpy-cross: give "
                  "--mpy-cross PATH, set ALTAR_MPY_CROSS or put it on PATH",
                  HEAP_KB["py"], HEAP_KB["mpy"]))
-    print("settings.toml: %s" % ("added " + ", ".join(added) if added
-                                 else "kept as it was (ALTAR_BOARD and ALTAR_LANG set)"))
+    said = ["added " + ", ".join(added)] if added else []
+    said += ['%s "%s" -> "%s"' % c for c in changed]
+    print("settings.toml: %s" % ("; ".join(said) or "kept as it was (ALTAR_BOARD and "
+                                                    "ALTAR_LANG already set; other lines "
+                                                    "untouched)"))
     print("wrote %d files to %s; then: circup install -r %s"
           % (len(files), args.dir, os.path.join(args.dir, "requirements.txt")))
     return 0

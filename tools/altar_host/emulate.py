@@ -1,27 +1,91 @@
 """`altar emulate`: the emulated device, interactive or scripted.
 
-In a terminal it draws the screen with block characters and the pixels as
-coloured blocks, and reads keys: arrows = prev/next, Enter = ok,
-Backspace/Esc = back, u = undo, 1-7 = the MacroPad's value keys, e = export,
-q = quit. Without a terminal it reads key words from standard input. Key
-words (also for --keys FILE): prev next ok back undo 1..7, wait:MS, reboot,
-export; # starts a comment.
+In a terminal it draws the screen with block characters (2x2 pixels a
+character) and the pixels as coloured dots, or, when the terminal is too
+small for that, the screen's text rows; it reads keys: arrows = prev/next,
+Enter = ok, Backspace/Esc = back, u = undo, 1-7 = the value keys (boards
+that have them), e = export, q = quit. The footer shows the keys this board
+has. What the device prints on its serial console (the export, between its
+markers) goes to --serial-log FILE, as a terminal on a real board would
+capture it, ready for `altar dump FILE`.
+
+Without a terminal it reads key words from standard input. Key words (also
+for --keys FILE): prev next ok back undo 1..7, wait:MS, reboot, export; #
+starts a comment. The serial console then goes to standard output (or
+--serial-log), then the last screen's text.
 """
 
 import os
 import random
+import re
 import select
+import shutil
 import sys
 
 from altar import log
-from altar_host.emulator import Device, FlashNVM
+from altar_host.emulator import WORDS, Device, FlashNVM
+from altar_fw import inputs       # the firmware's, on the path the emulator set
+from altar_fw.journal import BEGIN
 
-HELP = "arrows: prev/next  Enter: ok  Backspace: back  u: undo  1-7: values  e: export  q: quit"
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+SERIAL_LOG = "altar-serial.log"
+KEY_WORDS = "prev next ok back undo 1..7 wait:MS reboot export"
+# Terminal keys -> key words (arrows as sent by terminals in normal and application mode).
+TERMINAL = {"\x1b[A": "prev", "\x1b[D": "prev", "\x1bOA": "prev", "\x1bOD": "prev",
+            "\x1b[B": "next", "\x1b[C": "next", "\x1bOB": "next", "\x1bOC": "next",
+            "\r": "ok", "\n": "ok", " ": "ok", "\x7f": "back", "\x08": "back", "\x1b": "back",
+            "u": "undo"}
+_ESCAPE = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")
 
 
-def draw(dev):
-    """The screen in quadrant blocks (2x2 pixels a character), then the pixels."""
+def split_keys(data):
+    """The keys in a chunk of terminal input (several arrive together when
+    typed fast, pasted, sent by tmux or repeated by a held key): an escape
+    sequence whole, any other character alone."""
+    keys = []
+    i = 0
+    while i < len(data):
+        m = _ESCAPE.match(data, i) if data[i] == "\x1b" else None
+        end = m.end() if m else i + 1
+        keys.append(data[i:end])
+        i = end
+    return keys
+
+
+def footer(dev):
+    """This board's keys, as the terminal gives them: each word with the
+    board's button for it where the button says something else (held, where
+    it is a long press); the value keys only on a board that has them."""
+    p = dev.profile
+
+    def button(word):
+        want = WORDS[word]
+        for k, (short, long) in enumerate(p.KEYMAP):
+            if short == want:
+                return p.KEYS[k]
+        for k, (short, long) in enumerate(p.KEYMAP):
+            if long == want:
+                return "hold " + p.KEYS[k]
+        if dev.encoder and word in ("prev", "next"):
+            return "knob"
+        return None
+    parts = []
+    for keys, words in (("arrows", ("prev", "next")), ("Enter", ("ok",)),
+                        ("Backspace", ("back",)), ("u", ("undo",))):
+        legends = [button(w) for w in words]
+        if legends == list(words):        # the board's keys say so themselves
+            parts.append("%s: %s" % (keys, "/".join(words)))
+        else:
+            parts.append("%s: %s (%s)" % (keys, "/".join(words),
+                                          "/".join(b for b in legends if b)))
+    if any(short >= inputs.VALUE for short, _ in p.KEYMAP):
+        parts.append("1-7: values")
+    parts += ["e: export", "q: quit"]
+    return "  ".join(parts)
+
+
+def blocks(dev):
+    """The screen in quadrant blocks (2x2 pixels a character)."""
     d = dev.display
     out = []
     for y in range(0, d.height, 2):
@@ -33,10 +97,41 @@ def draw(dev):
                     q |= 1 << bit
             row.append(QUAD[q])
         out.append("".join(row))
-    px = "".join("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (c >> 16, c >> 8 & 255, c & 255)
-                 for c in dev.lit())
-    out.append("pixels " + px)
-    return "\n".join(out)
+    return out
+
+
+def boxed(dev):
+    """The screen's text rows in a frame: the screen for a small terminal."""
+    rows = dev.text()
+    w = max([len(r) for r in rows] + [20])
+    return ["┌" + "─" * w + "┐"] + ["│%-*s│" % (w, r) for r in rows] + ["└" + "─" * w + "┘"]
+
+
+def frame(dev, cols, rows, status=""):
+    """What the terminal shows, fitted to cols x rows: the pixels in blocks
+    if they fit, else the text rows, else how much room is needed."""
+    tail = ["pixels " + "".join("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (c >> 16, c >> 8 & 255, c & 255)
+                                for c in dev.lit())]
+    help_lines = _wrap(footer(dev), cols)
+    if status:
+        tail.append(status[:cols])
+    for screen in (blocks(dev), boxed(dev)):
+        width = max(len(r) for r in screen)
+        if width <= cols and len(screen) + len(tail) + len(help_lines) <= rows:
+            return "\n".join(screen + tail + help_lines)
+    need = boxed(dev)
+    return ("The terminal is too small for this board's screen: %d x %d now, at least %d x %d "
+            "needed. Make the window larger (q quits)." % (cols, rows, max(len(r) for r in need),
+                                                          len(need) + len(tail) + len(help_lines)))
+
+
+def _wrap(text, cols):
+    lines = [""]
+    for part in text.split("  "):
+        if lines[-1] and len(lines[-1]) + 2 + len(part) > cols:
+            lines.append("")
+        lines[-1] += ("  " if lines[-1] else "") + part
+    return lines
 
 
 def words(text):
@@ -46,16 +141,22 @@ def words(text):
 
 
 def do_word(dev, w):
-    """One key word; returns the export text for 'export'."""
+    """One key word; ValueError says why a word is not one."""
     if w.startswith("wait:"):
+        if not w[5:].isdigit():
+            raise ValueError("%r: wait:MS takes milliseconds, e.g. wait:500" % w)
         dev.tick(int(w[5:]))
     elif w == "reboot":
         dev.boot()
     elif w == "export":
-        return dev.export()
+        dev.app.store.export()       # as Menu > Export: the log between markers, on serial
+    elif w in WORDS or w.isdigit():
+        try:
+            dev.press(w)
+        except KeyError as e:
+            raise ValueError(e.args[0])
     else:
-        dev.press(w)
-    return None
+        raise ValueError("unknown key word %r; the key words are: %s" % (w, KEY_WORDS))
 
 
 def monkey(dev, n, rng):
@@ -70,50 +171,112 @@ def monkey(dev, n, rng):
         dev.tick(rng.randrange(0, 300))
 
 
-def interactive(dev):
+class Serial:
+    """Where the device's serial console goes: a file (appended to), or a
+    stream; `take(dev)` moves what the device printed there."""
+
+    def __init__(self, path=None, stream=None):
+        self.path = path
+        self.stream = stream
+        self.exports = 0
+
+    def take(self, dev):
+        text = "".join(dev.serial)
+        if not text:
+            return False
+        del dev.serial[:]
+        self.exports += text.count(BEGIN)
+        if self.path:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            self.stream.write(text)
+        return True
+
+
+def typed(dev, chunk, serial, shot):
+    """Handle a chunk of terminal input, key by key: None for q (quit), else
+    a status line to show ("" for none new)."""
+    status = ""
+    for k in split_keys(chunk):
+        if k == "q":
+            return None
+        if k == "e":
+            dev.app.store.export()
+            w = "export"
+        else:
+            w = TERMINAL.get(k, k if k.isdigit() else None)
+            if not w or not dev.can(w):
+                continue
+            dev.press(w)
+        shot(w)
+        if serial.take(dev):
+            status = ("The log went to the serial console, %s: altar dump %s -o game.jsonl"
+                      % (serial.path, serial.path))
+    return status
+
+
+def window():
+    """(columns, rows) of the terminal now, as it says (not $COLUMNS)."""
+    try:
+        cols, rows = os.get_terminal_size(sys.stdout.fileno())
+    except OSError:
+        cols = rows = 0
+    return (cols, rows) if cols and rows else tuple(shutil.get_terminal_size())
+
+
+def interactive(dev, serial, shot):
     import termios
     import tty
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
-    keymap = {"\x1b[A": "prev", "\x1b[D": "prev", "\x1b[B": "next", "\x1b[C": "next",
-              "\r": "ok", "\n": "ok", " ": "ok", "\x7f": "back", "\x1b": "back", "u": "undo"}
+    status = ""
+    shown = None
     try:
         tty.setcbreak(fd)
         while True:
-            sys.stdout.write("\x1b[H\x1b[2J%s\n%s\n" % (draw(dev), HELP))
-            sys.stdout.flush()
+            cols, rows = window()
+            text = frame(dev, cols, rows, status)
+            if text != shown:            # drawn again when it changed, or the window did
+                sys.stdout.write("\x1b[H\x1b[2J" + text)
+                sys.stdout.flush()
+                shown = text
             r, _, _ = select.select([fd], [], [], 0.1)
             if not r:
                 dev.tick(100)     # effects play on
                 continue
-            k = os.read(fd, 8).decode(errors="replace")
-            if k == "q":
+            got = typed(dev, os.read(fd, 64).decode(errors="replace"), serial, shot)
+            if got is None:
                 return
-            if k == "e":
-                sys.stdout.write("\n" + dev.export())
-                sys.stdout.write("(press a key)")
-                sys.stdout.flush()
-                os.read(fd, 8)
-                continue
-            w = keymap.get(k, k if k.isdigit() else None)
-            if w and dev.can(w):
-                dev.press(w)
+            status = got or status
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        sys.stdout.write("\n")
 
 
 def main(args):
+    scripted = args.keys or args.monkey or not sys.stdin.isatty()
+    script = ""
+    if args.keys:
+        try:
+            with open(args.keys, encoding="utf-8") as f:
+                script = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            print("altar emulate: cannot read %s: %s" % (args.keys, getattr(e, "strerror", e)),
+                  file=sys.stderr)
+            return 2
+    elif scripted and not args.monkey:
+        script = sys.stdin.read()
     nvm = FlashNVM(args.nvm)
     rng = random.Random(args.seed)
     if args.power_cut:
         nvm.chaos = (args.power_cut * 100, rng)
-    scripted = args.keys or args.monkey or not sys.stdin.isatty()
     # Pixels are captured only when someone looks: PNG frames or the terminal.
     dev = Device(args.board, nvm, seed=args.seed, capture=bool(args.screens) or not scripted,
                  lang=args.lang)
     frames = 0
 
-    def frame(name):
+    def shot(name):
         nonlocal frames
         if args.screens:
             frames += 1
@@ -122,31 +285,24 @@ def main(args):
 
     if args.screens:
         os.makedirs(args.screens, exist_ok=True)
-        frame("boot")
+        shot("boot")
     if scripted:
-        if args.keys:
-            with open(args.keys, encoding="utf-8") as f:
-                script = f.read()
-        elif args.monkey:
-            script = ""
-        else:
-            script = sys.stdin.read()
-        for w in words(script):
+        serial = Serial(args.serial_log, sys.stdout)
+        for n, w in enumerate(words(script)):
             try:
-                got = do_word(dev, w)
-            except KeyError as e:
-                print("%s: %s" % (w, e.args[0]), file=sys.stderr)
+                do_word(dev, w)
+            except ValueError as e:
+                print("altar emulate: key word %d: %s" % (n + 1, e), file=sys.stderr)
                 return 2
-            if got:
-                sys.stdout.write(got)
-            frame(w.replace(":", ""))
+            serial.take(dev)
+            shot(w.replace(":", ""))
         if args.monkey:
             monkey(dev, args.monkey, rng)
-            frame("monkey")
+            shot("monkey")
         if not args.monkey:
             print("\n".join(dev.text()))
     else:
-        interactive(dev)
+        interactive(dev, Serial(args.serial_log or SERIAL_LOG), shot)
     if args.power_cut:
         print("power cuts: %d" % dev.cuts, file=sys.stderr)
     if args.export:

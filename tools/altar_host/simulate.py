@@ -24,12 +24,14 @@ from altar import log
 from altar.core import Session
 from altar.rng import Rng
 from altar_host import table
+from altar_host.randomplay import DECK
 from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
 from altar_host.search import FaSearchBot, SearchBot
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 FA_BOTS = {"random": FaRandomBot, "heuristic": FaHeuristicBot, "search": FaSearchBot}
+GAMES_BOTS = {"sete-selos": BOTS, "fantasmagoria": FA_BOTS}
 
 
 # -- Sete Selos, card by card ---------------------------------------------------------------
@@ -296,13 +298,19 @@ def bar(done, total):
 
 
 def parse_options(pairs):
-    """KEY=VALUE strings (values as JSON, else text) to an options dict."""
+    """KEY=VALUE strings to an options dict: a value is JSON, or plain text
+    (power=[1,2,3], banished_removal=high); ValueError for a KEY without
+    =VALUE, or a value that starts as JSON and is not."""
     options = {}
     for kv in pairs:
-        k, _, v = kv.partition("=")
+        k, eq, v = kv.partition("=")
+        if not k or not eq:
+            raise ValueError("%r is not KEY=VALUE" % kv)
         try:
             options[k] = json.loads(v)
-        except ValueError:
+        except ValueError as e:
+            if v[:1] in '[{"':
+                raise ValueError("the value of %s is malformed JSON (%s): %s" % (k, e, v))
             options[k] = v
     return options
 
@@ -329,24 +337,48 @@ def balance(args, workers):
     base = runs[0]
     rows = []
     for r in runs:
+        # The baseline against itself changes by nothing, exactly.
+        change = [difference(base["wins"][i], r["wins"][i], r["games"]) if r is not base
+                  else (0.0, [0.0, 0.0]) for i in range(len(r["wins"]))]
         rows.append({"options": r["options"], "win_rate": r["win_rate"],
                      "win_rate_95": r["win_rate_95"], "endings": r["endings"],
-                     "lengths": r["lengths"],
-                     "win_rate_change": [difference(base["wins"][i], r["wins"][i], r["games"])
-                                         for i in range(len(r["wins"]))]})
+                     "lengths": r["lengths"], "win_rate_change": change})
     return {"game": args.game, "players": args.players, "bots": bots, "seed": args.seed,
             "games": args.games, "sets": rows}
 
 
+def seat_bots(names, game, players):
+    """The bot of each player's seat from --bots: one name for every seat,
+    or exactly one per seat; ValueError says what is wrong."""
+    table = GAMES_BOTS[game]
+    for b in names:
+        if b not in table:
+            raise ValueError("unknown bot %r; the bots are %s" % (b, ", ".join(sorted(table))))
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError("--bots names one bot for every seat or one per seat (%d for %d "
+                         "players), not %d" % (players, players, len(names)))
+    return names
+
+
 def _check(args, name):
     """The arguments' trouble, as a message, or None."""
+    from altar.core import Rejected, game_module
     if args.games < 1:
         return "altar %s: --games must be at least 1" % name
     if args.jobs < 1:
         return "altar %s: --jobs must be at least 1" % name
-    for b in args.bots.split(","):
-        if b not in BOTS:
-            return "altar %s: unknown bot %r (%s)" % (name, b, ", ".join(sorted(BOTS)))
+    try:
+        seat_bots(args.bots.split(","), args.game, args.players)
+        sets = [getattr(args, "option", None) or ()]
+        if name == "balance":
+            sets = [[kv for kv in s.split(";") if kv] for s in args.set]
+        deck = DECK if args.game == "fantasmagoria" else None
+        for pairs in sets:      # the engine's own word on players and options
+            game_module(args.game).Rules(["P"] * args.players, 0, 0, parse_options(pairs), deck)
+    except (ValueError, Rejected) as e:
+        return "altar %s: %s" % (name, e)
     return None
 
 
@@ -367,10 +399,11 @@ def main_balance(args):
     except Exception as e:     # a rule option the engine refuses, for one
         print("altar balance: %s" % e, file=sys.stderr)
         return 2
-    for row in result["sets"]:
-        print("%-40s %s" % (json.dumps(row["options"], sort_keys=True), "  ".join(
-            "P%d %+.1f%% [%+.1f, %+.1f]" % (i + 1, 100 * d, 100 * lo, 100 * hi)
-            for i, (d, (lo, hi)) in enumerate(row["win_rate_change"]))))
+    if args.json or not sys.stdout.isatty():
+        print(json.dumps(result, sort_keys=True))
+    else:
+        from altar_host import summary
+        print(summary.balance(result))
     if args.report:
         from altar_host import report
         report.write_balance(args.report, result)
@@ -378,12 +411,12 @@ def main_balance(args):
 
 
 def main(args):
-    options = parse_options(args.option or ())
-    bots = args.bots.split(",")
     why = _check(args, "simulate")
     if why:
         print(why, file=sys.stderr)
         return 2
+    options = parse_options(args.option or ())
+    bots = args.bots.split(",")
     if args.logs:
         os.makedirs(args.logs, exist_ok=True)
     code = 0
@@ -407,7 +440,11 @@ def main(args):
     if args.report:
         from altar_host import report
         report.write(args.report, summary)
-    print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
-                                              "win_rate_95", "endings", "games_per_second")},
-                     sort_keys=True))
+    if args.json or not sys.stdout.isatty():
+        print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
+                                                  "win_rate_95", "endings", "games_per_second")},
+                         sort_keys=True))
+    else:
+        from altar_host import summary as words
+        print(words.simulation(summary))
     return code

@@ -1,0 +1,125 @@
+"""The command line as a new user meets it: help and version, one-line
+messages instead of tracebacks, arguments checked before any work, words
+for people on a terminal and JSON for machines."""
+
+import json
+import sys
+
+import pytest
+
+from altar_host import simulate as sim
+from altar_host.cli import main
+
+
+def run(argv, capsys, terminal=False):
+    """(exit code, stdout, stderr) of `altar ARGV`; terminal: stdout (still
+    captured) says it is a terminal, as when a person runs the command."""
+    if terminal:
+        sys.stdout.isatty = lambda: True
+    try:
+        code = main(argv)
+    except SystemExit as e:          # argparse's own exits: --help, --version
+        code = e.code
+    finally:
+        if terminal:
+            del sys.stdout.isatty
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help_lists_every_command_with_its_defaults(capsys):
+    code, out, _ = run(["--help"], capsys)
+    assert code == 0
+    for cmd in ("emulate", "replay", "demo", "dump", "sheet", "deploy", "simulate", "balance"):
+        assert cmd in out
+    code, out, _ = run(["simulate", "--help"], capsys)
+    assert "search" in out and "(default: 1000)" in out and "(default: random)" in out
+    code, out, _ = run(["demo", "--help"], capsys)
+    assert "line by line" in out and "bundled" in out
+    code, out, _ = run(["replay", "--help"], capsys)
+    assert "a session log" in out
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and out.startswith("altar ")
+
+
+def test_demo_says_why_it_cannot_in_one_line(tmp_path, capsys):
+    code, out, err = run(["demo", str(tmp_path / "nope")], capsys)
+    assert code == 2 and not out and err.count("\n") == 1 and "cannot read" in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"altar": 1, "game": "sete-selos", "players": ["a", "b"]}\n{"do": "flip"}\n')
+    code, out, err = run(["demo", str(bad)], capsys)
+    assert code == 2 and not out
+    assert err == 'line 2: unknown verb "flip" for sete-selos\n'
+
+
+def test_demo_names_the_seats_and_says_a_game_is_not_over(tmp_path, capsys):
+    part = tmp_path / "part.jsonl"
+    part.write_text('{"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia", "Caio"]}\n'
+                    '{"do": "ritual", "winner": 1, "value": 3}\n')
+    code, out, _ = run(["demo", str(part)], capsys)
+    assert code == 0
+    assert "Bia leads" in out and "insanity Ana 0 Bia 0 Caio 0" in out
+    assert out.splitlines()[-1] == "result: not over"
+    assert "None" not in out
+
+
+def test_replay_speaks_on_a_terminal_and_keeps_json_for_machines(tmp_path, capsys):
+    game = tmp_path / "g.jsonl"
+    game.write_text('{"altar": 1, "game": "fantasmagoria", "players": ["Ana", "Bia", "Caio"]}\n')
+    code, out, _ = run(["replay", str(game)], capsys, terminal=True)
+    assert code == 0 and out.startswith("fantasmagoria, 3 players: Ana, Bia, Caio\n")
+    assert "not over" in out
+    code, out, _ = run(["replay", "--json", str(game)], capsys, terminal=True)
+    assert json.loads(out)["game"] == "fantasmagoria"
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--players", "9"], "sete-selos is for 2 to 4 players, not 9"),
+    (["--game", "fantasmagoria", "--players", "2"], "fantasmagoria is for 3 to 4 players, not 2"),
+    (["--bots", "random,random"], "one bot for every seat or one per seat (4 for 4 players), not 2"),
+    (["--bots", "flarp"], "unknown bot 'flarp'; the bots are heuristic, random, search"),
+    (["--option", "power=[1,2"], "the value of power is malformed JSON"),
+    (["--option", "power"], "'power' is not KEY=VALUE"),
+    (["--option", "jokers=1"], 'unknown option "jokers"'),
+    (["--games", "0"], "--games must be at least 1"),
+])
+def test_simulate_refuses_nonsense_before_playing(argv, says, capsys):
+    code, out, err = run(["simulate"] + argv, capsys)
+    assert code == 2 and not out and says in err and err.count("\n") == 1
+
+
+def test_balance_refuses_malformed_json(capsys):
+    code, out, err = run(["balance", "--set", "", "--set", "power=[1,2"], capsys)
+    assert code == 2 and "malformed JSON" in err
+
+
+def test_every_game_takes_every_bot(capsys):
+    code, out, _ = run(["simulate", "--game", "fantasmagoria", "--players", "3",
+                        "--bots", "search,heuristic,random", "--games", "1"], capsys)
+    assert code == 0 and json.loads(out)["games"] == 1
+
+
+def test_simulate_and_balance_print_tables_on_a_terminal(capsys):
+    code, out, _ = run(["simulate", "--games", "30", "--players", "2",
+                        "--bots", "heuristic,random"], capsys, terminal=True)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("sete-selos, 2 players, 30 games from seed 0")
+    assert lines[3].split()[:2] == ["P1", "heuristic"] and lines[4].split()[:2] == ["P2", "random"]
+    assert lines[5].split()[:2] == ["Banished", "(dummy)"]
+    code, out, _ = run(["balance", "--games", "40", "--set", "",
+                        "--set", "power=[1,2,3];banished_removal=\"high\""], capsys, terminal=True)
+    lines = out.splitlines()
+    assert code == 0 and "the same seeds" in lines[0] and lines[2].split() == ["P1", "P2", "P3", "P4"]
+    assert lines[3] == "(the defaults)" and lines[4].split()[:2] == ["win", "rate"]
+    assert lines[5].split() == ["change"] + ["(baseline)"] * 4
+    assert lines[6] == "banished_removal=high; power=[1, 2, 3]"
+    assert lines[8].split()[0] == "change" and lines[8].count("[") == 4
+    code, out, _ = run(["balance", "--games", "10", "--set", "", "--json"], capsys, terminal=True)
+    assert json.loads(out)["sets"][0]["win_rate_change"][0] == [0.0, [0.0, 0.0]]
+
+
+def test_the_rule_for_bots_is_one_for_all_or_one_per_seat():
+    assert sim.seat_bots(["search"], "sete-selos", 3) == ["search"] * 3
+    assert sim.seat_bots(["random", "heuristic"], "sete-selos", 2) == ["random", "heuristic"]
+    with pytest.raises(ValueError):
+        sim.seat_bots(["random", "heuristic"], "fantasmagoria", 4)

@@ -1,0 +1,85 @@
+"""`altar emulate` as a new user meets it: keys that arrive together, a
+window of any size, each board's keys in the footer, the export reaching a
+file `altar dump` reads, PNGs after each key, and messages for bad input."""
+
+import os
+
+import pytest
+
+from altar_host import emulate
+from altar_host.cli import main
+from altar_host.emulator import Device
+
+
+class Shots(list):
+    def __call__(self, name):
+        self.append(name)
+
+
+def test_keys_that_arrive_together_are_each_handled():
+    assert emulate.split_keys("\x1b[B\x1b[B\r") == ["\x1b[B", "\x1b[B", "\r"]
+    assert emulate.split_keys("\x1bOAu\x1b") == ["\x1bOA", "u", "\x1b"]
+    assert emulate.split_keys("12q") == ["1", "2", "q"]
+    dev = Device("macropad", capture=False)
+    shots = Shots()
+    assert emulate.typed(dev, "\x1b[B\x1b[B\r", emulate.Serial(os.devnull), shots) == ""
+    assert dev.pressed == ["next", "next", "ok"] and shots == ["next", "next", "ok"]
+    assert dev.text()[0] != Device("macropad", capture=False).text()[0]   # Ritos was chosen
+    assert emulate.typed(dev, "xq\r", emulate.Serial(os.devnull), shots) is None   # q quits
+
+
+@pytest.mark.parametrize("board", ["macropad", "pico-display", "feather-oled"])
+def test_the_screen_fits_the_terminal(board):
+    dev = Device(board)
+    for cols, rows in ((80, 24), (200, 80), (60, 14)):
+        lines = emulate.frame(dev, cols, rows).split("\n")
+        assert len(lines) <= rows
+        assert all(len(ln) <= cols for ln in lines if "\x1b" not in ln)
+    big = emulate.frame(dev, 200, 80)
+    assert "█" in big or "▀" in big                       # the pixels, in blocks
+    small = emulate.frame(dev, 80, 24)
+    assert ("│" in small) != ("█" in small or "▀" in small)       # one or the other
+    assert "too small" in emulate.frame(dev, 30, 6)
+
+
+def test_each_board_shows_its_own_keys():
+    macro = emulate.footer(Device("macropad", capture=False))
+    pico = emulate.footer(Device("pico-display", capture=False))
+    feather = emulate.footer(Device("feather-oled", capture=False))
+    assert "1-7: values" in macro and "Enter: ok  " in macro and "u: undo (hold back)" in macro
+    assert "1-7" not in pico and "1-7" not in feather
+    assert "Enter: ok (A)" in pico and "u: undo (hold B)" in pico
+    assert "Enter: ok (B)" in feather
+
+
+def test_export_reaches_a_file_that_altar_dump_reads(tmp_path, capsys):
+    dev = Device("macropad", capture=False)
+    serial = emulate.Serial(str(tmp_path / "serial.log"))
+    shots = Shots()
+    emulate.typed(dev, "\r\r\r\r\r3", serial, shots)        # a game, one ritual
+    status = emulate.typed(dev, "e", serial, shots)
+    assert str(tmp_path / "serial.log") in status and "altar dump" in status
+    assert shots[-1] == "export"
+    assert main(["dump", str(tmp_path / "serial.log"), "-o", str(tmp_path / "g.jsonl")]) == 0
+    # scripted: the export word prints the markers too, as a board's console
+    keys = tmp_path / "keys.txt"
+    keys.write_text("ok ok ok ok ok 3 export\n")
+    assert main(["emulate", "--keys", str(keys)]) == 0
+    out = capsys.readouterr().out
+    (tmp_path / "out.txt").write_text(out)
+    assert "-----BEGIN ALTAR LOG-----" in out
+    assert main(["dump", str(tmp_path / "out.txt"), "-o", str(tmp_path / "h.jsonl")]) == 0
+
+
+def test_bad_key_files_and_words_get_one_line(tmp_path, capsys):
+    assert main(["emulate", "--keys", str(tmp_path / "missing.txt")]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and "cannot read" in err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("ok flarp\n")
+    assert main(["emulate", "--keys", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "key word 2: unknown key word 'flarp'" in err and "prev next ok back undo" in err
+    bad.write_text("wait:soon\n")
+    assert main(["emulate", "--keys", str(bad)]) == 2
+    assert "wait:MS takes milliseconds" in capsys.readouterr().err
