@@ -20,22 +20,27 @@ GOLDEN = os.path.join(HERE, "golden", "screens")
 
 
 def board_text_matches(dev):
-    """The board screen says what the engine holds."""
+    """The board screen says what the engine holds: a row a seat under a
+    header of the Elders' values, each cell that seat's cultists there."""
     ui = dev.app.ui
     v = ui.session.view()
     rows = dev.text()
-    if not ui.notice:
-        assert rows[0] == ui.T["ritual_series"] % (v["ritual"], min(v["ritual"] // 7 + 1, 3))
+    if ui.notice:
+        return
+    assert rows[0] == "%-5s1 2 3 4 5 6 7 %s" % ("R%d" % min(v["ritual"] + 1, 21), ui.T["ins_col"])
     seats = ui.session.rules.seats
+    revealed = sum(1 << (5 + 2 * e) for e in range(7) if v["elders"][e]["revealed"])
     for seat in range(seats):
         row = rows[1 + seat]
         assert (row[0] == ">") == (seat == v["leader"]), rows
-        assert row[4] == str(v["insanity"][seat]), rows
-    for e in range(7):
-        col = 6 + 2 * e
-        assert rows[1][col] == str(e + 1)
-        shown = sum(1 for r in rows[2:5] if r[col] != ".")
-        assert shown == sum(v["elders"][e]["cultists"]), (e, rows)
+        assert row[1:4].strip() == U.seat_name(ui.session.rules, seat)
+        assert row[19] == str(v["insanity"][seat]), rows
+        for e in range(7):
+            k = v["elders"][e]["cultists"][seat]
+            assert row[5 + 2 * e] == (str(k) if k else "."), (e, rows)
+        assert dev.app.canvas.shown[1 + seat][1] == revealed
+    if seats < 4:
+        assert rows[4] == ui.T["board_legend"]
 
 
 def replays_to_the_same_result(dev):
@@ -62,9 +67,14 @@ def test_whole_game_by_key_presses(board, players):
             r = {3: 0, 5: 0.08}.get(visits, rng.random())
             if r < 0.06 and ui.session.history:
                 before = len(ui.session.history)
+                undone = ui.session.mod.unparse(ui.session.history[-1])
                 dev.press("undo")
-                assert dev.text()[0] == ui.T["undone"]
+                assert dev.text()[0] == ui.T["undone"]      # and what, on the rows under it
+                assert " ".join(r for r in dev.text()[1:] if r) == ui.play.said(undone)
                 assert len(dev.app.ui.session.history) == before - 1
+                dev.tick(3100)                   # then the game's own screen
+                assert not ui.notice
+                board_text_matches(dev)
                 undos += 1
             elif r < 0.1:
                 view = ui.session.view()
@@ -335,7 +345,7 @@ def test_view_model_and_journal_on_every_vm(vm, game, players, seed, cut):
     assert "replay same=True" in out and "reboot same=True" in out
     assert "same=False" not in out and "skipped=0" in out
     assert ("torn=0" in out) == (not cut) and ("cut same=True" in out) == bool(cut)
-    assert "vence!" in out or "Sem vencedor" in out or "Vitória dividida" in out
+    assert "vence!" in out or "pelo espírito" in out or "Sem vencedor" in out or "Vitória dividida" in out
 
 
 def test_screens_are_two_colour_bitmaps_built_once():

@@ -7,12 +7,14 @@ a flash-rules file in the emulator). The game itself is kept by a
 journal.Store, the Ui's sink.
 """
 
-from altar.core import Rejected
+from altar.core import Rejected, const
 from altar_fw.canvas import Canvas
-from altar_fw.inputs import NEXT, PREV, Presses
+from altar_fw.inputs import NEXT, PREV, Presses, ticks_diff
 from altar_fw.journal import Store
 from altar_fw.lights import Lights
 from altar_fw.ui import Ui
+
+_TOLD_MS = const(3000)      # how long an undo's account stays before the game's screen returns
 
 
 class App:
@@ -24,6 +26,7 @@ class App:
         self.presses = Presses(keymap)
         self.encoder = encoder
         self.pos = encoder.position if encoder else 0
+        self.told_at = 0
         self.lights = Lights(pixels)
         self.store = Store(nvm, write)
         self.canvas = Canvas(display.width, display.height, font, scale, colours[0], colours[1])
@@ -68,10 +71,15 @@ class App:
                 moved = True
         if moved:
             self.redraw(now)
+        elif ui.told and ticks_diff(now, self.told_at) >= _TOLD_MS:
+            ui.quiet()
+            self.redraw(now)
         self.lights.tick(now)
 
     def redraw(self, now):
         ui = self.ui
+        if ui.told:
+            self.told_at = now
         s = ui.draw()
         self.canvas.show(s)
         rules = ui.session.rules if ui.session else None

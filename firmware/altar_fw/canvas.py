@@ -8,7 +8,9 @@ selected line) by swapping its palette's two colours, so moving the
 selection redraws nothing. A screen may add one number, three times larger,
 at the right of rows 1-3 (the planchette): a small bitmap of its own on top,
 with lines under it keeping to the left. On a big screen the group is
-scaled, so every board shows the same 20x5 text grid.
+scaled, so every board shows the same 20x5 text grid. On a colour screen
+a row may take a seat's colour (`Screen.tints`), lighter hues of the
+pixels' seat colours, so that the text stays legible on the dark ground.
 """
 
 import displayio
@@ -42,6 +44,11 @@ def glyphs(lang):
     return "".join(chars)
 
 
+# Seat colours for text: P1..P4, then the Banished (tint 4), as the pixels'
+# (lights.py), lighter.
+SEAT_TEXT = (0xFF7050, 0x60E060, 0x80A8FF, 0xFFC050, 0xC890FF)
+
+
 class Canvas:
     def __init__(self, width, height, font, scale=1, fg=0xFFFFFF, bg=0x000000):
         gw, gh = font.get_bounding_box()[:2]
@@ -54,6 +61,7 @@ class Canvas:
         self.rows = h // gh
         self.fg = fg
         self.bg = bg
+        self.colour = (fg, bg) != (0xFFFFFF, 0x000000)   # a colour screen: rows may be tinted
         top = (h - self.rows * gh) // 2
         self.group = displayio.Group(scale=scale)
         self.bitmaps = []
@@ -76,33 +84,40 @@ class Canvas:
         self.group.append(self.big_tile)
         self.shown = [None] * self.rows     # (text, partly inverted columns) per row
         self.whole = [False] * self.rows    # whole row inverted
+        self.ink = [fg] * self.rows         # the row's text colour
         self.big = None
 
     def show(self, screen):
         """Draw a ui.Screen: the title bar, its lines, its big number."""
         self.row(0, screen.title, -1)
+        tints = screen.tints if self.colour else None
         for r in range(1, self.rows):
             i = r - 1
             text = screen.lines[i] if i < len(screen.lines) else ""
             inv = -1 if i == screen.cursor else 0
             if screen.inv is not None and i < len(screen.inv):
                 inv |= screen.inv[i]
-            self.row(r, text, inv)
+            ink = self.fg
+            if tints is not None and i < len(tints):
+                ink = SEAT_TEXT[tints[i]]
+            self.row(r, text, inv, ink)
         if screen.big != self.big:
             self.big = screen.big
             self.big_tile.hidden = screen.big is None
             if screen.big is not None:
                 self._big(str(screen.big)[-_DIGITS:])
 
-    def row(self, r, text, inv=0):
-        """Text on row r; column c inverted when bit c of inv is set, the whole
-        row when inv is -1."""
+    def row(self, r, text, inv=0, ink=None):
+        """Text on row r in colour `ink` (the screen's by default); column c
+        inverted when bit c of inv is set, the whole row when inv is -1."""
         whole = inv == -1
-        if whole != self.whole[r]:
+        ink = self.fg if ink is None else ink
+        if whole != self.whole[r] or ink != self.ink[r]:
             self.whole[r] = whole
+            self.ink[r] = ink
             p = self.palettes[r]
-            p[0] = self.fg if whole else self.bg
-            p[1] = self.bg if whole else self.fg
+            p[0] = ink if whole else self.bg
+            p[1] = self.bg if whole else ink
         part = 0 if whole else inv
         if self.shown[r] == (text, part):
             return

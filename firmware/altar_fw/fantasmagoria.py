@@ -6,8 +6,9 @@ rule), the round's piles seat by seat (ghosts, then the cursed cards), the
 round and running totals, and the spirit's tie-break.
 
 The board: the title has the round and the leader; then who is possessed,
-the last round's scares, and the running totals; the trump stands large on
-the right.
+the trump's label (its number stands large on the right), and the running
+scares, each after its seat's name. The result: a row a seat, its total
+and the rounds that made it ("P1 3 (1+2+0)").
 """
 
 from altar_fw.ui import seat_name, seat_options
@@ -143,6 +144,23 @@ class Play:
         opts.append((ui.T["done"], _DONE, 0))
         ui.options(CURSED, opts, sel=sel)
 
+    def said(self, d):
+        """What an undone action was (d: the log action), for a person."""
+        ui = self.ui
+        T = ui.T
+        st = ui.session.state
+        r = st.rules
+        v = d["do"]
+        if v == "sacrifice":
+            return T["said_sacrifice"] % st.round
+        if v == "possess":
+            return T["said_possess"] % seat_name(r, d["seat"])
+        if v == "trick":
+            if "winner" in d:
+                return T["said_trick"] % seat_name(r, d["winner"])
+            return T["said_trick_cards"]
+        return T["said_end_round"] % st.round
+
     # -- the lights' events --------------------------------------------------------
 
     def marks(self):
@@ -169,25 +187,21 @@ class Play:
         r = st.rules
         m = ui.mode
         names = [seat_name(r, i) for i in range(r.seats)]
-        totals = T["totals"] % " ".join([str(x) for x in st.track])
         if m == BOARD:
             s.title = T["round_lead"] % (st.round, names[st.leader])
             s.seat = st.leader
             marks = "".join([str(i + 1) if st.possessed >> i & 1 else "." for i in range(r.seats)])
-            last = ""
-            if st.rounds:
-                last = "R%d: %s" % (len(st.rounds), " ".join([str(x) for x in st.rounds[-1]]))
-            s.lines = [(T["possessed"] % marks)[:_LEFT], last[:_LEFT], T["trump_lbl"], totals]
+            s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"],
+                       (T["totals"] % "").strip(), _by_seat(names, st.track)]
             s.big = st.trump
             return
         if m == OVER:
             w = st.winners[0]
-            s.title = T["wins"] % names[w]
+            s.title = (T["wins_spirit"] if st.spirit else T["wins"]) % names[w]
             s.seat = w
-            s.lines = [totals] + [T["round_n"] % (i + 1, " ".join([str(x) for x in st.rounds[i]]))
-                                  for i in range(len(st.rounds))]
-            if st.spirit:
-                s.lines = [s.lines[0], T["spirit"]] + s.lines[1:3]
+            s.lines = ["%s %d (%s)" % (names[i], st.track[i], "".join(
+                ["%+d" % row[i] if k else str(row[i]) for k, row in enumerate(st.rounds)]))
+                for i in range(r.seats)]
             return
         ui.draw_options(s)
         s.seat = st.leader
@@ -212,3 +226,12 @@ class Play:
             seat = len(self.piles)
             s.seat = seat
             s.title = (T["ghosts_q"] if m == GHOSTS else T["cursed_q"]) % names[seat]
+
+
+def _by_seat(names, values):
+    """Each value after its seat's name, on one row: "P1 3 P2 0 P3 1"; as
+    "1:3 2:0 3:1" when that is too long."""
+    text = " ".join(["%s %d" % (names[i], values[i]) for i in range(len(values))])
+    if len(text) <= 20:
+        return text
+    return " ".join(["%d:%d" % (i + 1, values[i]) for i in range(len(values))])

@@ -88,6 +88,20 @@ class Play:
             else:
                 ui.act({"do": "hands", "counts": self.counts})
 
+    def said(self, d):
+        """What an undone action was (d: the log action), for a person."""
+        T = self.ui.T
+        st = self.ui.session.state
+        r = st.rules
+        v = d["do"]
+        if v == "score":
+            return T["said_score"] % (d["points"], seat_name(r, st.turn))
+        if v == "end-turn":
+            return T["said_end_turn"] % seat_name(r, st.turn)
+        if v == "bonus":
+            return T["said_bonus"] % (d["points"], seat_name(r, d["seat"]))
+        return T["said_hands"]
+
     # -- the lights' events --------------------------------------------------------
 
     def marks(self):

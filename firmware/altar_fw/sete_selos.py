@@ -2,13 +2,17 @@
 then value), the redirect prompt, the removals with the engine's suggestion
 first, and the result with its tie-break.
 
-The board, 5 rows of 20 columns: the title (ritual and series), then per
-seat its name and insanity (">" marks the leader) beside the Elders: their
-values (inverted once revealed) over up to 3 cultists each, by seat number.
+The board, 5 rows of 20 columns, is a table: the title is its header (the
+ritual in play, the Elders' values 1-7 over their columns, then insanity's
+column), and each seat has a row of its own: ">" for the leader, its name,
+how many of its cultists stand on each Elder ("." for none; a revealed
+Elder's column inverted), and its insanity. A free fourth row says what the
+numbers are. On a colour screen each seat's row is in its colour, the
+pixels' colour for that seat.
 """
 
 from altar.sete_selos import power_of, removals
-from altar_fw.ui import seat_char, seat_name, seat_options
+from altar_fw.ui import seat_name, seat_options
 
 BOARD = 20
 WINNER = 21
@@ -17,7 +21,8 @@ REDIRECT = 23
 REMOVE = 24
 OVER = 25
 _SHOWN = 12          # removal choices listed, best first
-_GRID = 6            # column where the Elders start
+_CELL = 5            # Elder e's column is _CELL + 2 * e
+_INS = 19            # insanity's column
 
 
 class Play:
@@ -89,6 +94,21 @@ class Play:
             seat = self._view()["awaiting"]["seat"]
             ui.act({"do": "remove", "seat": seat, "elders": self.choices[v]})
 
+    def said(self, d):
+        """What an undone action was (d: the log action), for a person."""
+        ui = self.ui
+        T = ui.T
+        st = ui.session.state
+        r = st.rules
+        if d["do"] == "ritual":
+            if "winner" in d:
+                return T["said_ritual"] % (seat_name(r, d["winner"]), st.ritual + 1, d["value"])
+            return T["said_cards"] % (st.ritual + 1)
+        if d["do"] == "redirect":
+            return T["said_redirect"] % (seat_name(r, st.wseat), d["elder"])
+        return T["said_remove"] % (seat_name(r, d["seat"]),
+                                   " ".join(["E%d" % e for e in d["elders"]]))
+
     # -- the lights' events ----------------------------------------------------
 
     def marks(self):
@@ -114,7 +134,6 @@ class Play:
         m = ui.mode
         T = ui.T
         if m == BOARD:
-            s.title = T["ritual_series"] % (st.ritual, min(st.ritual // 7 + 1, 3))
             s.seat = st.leader
             self._board(s, st)
             return
@@ -137,29 +156,27 @@ class Play:
 
     def _board(self, s, st):
         r = st.rules
+        T = self.ui.T
+        # The ritual in play, as the ritual entry numbers it (1..21).
+        s.title = ("R%d" % min(st.ritual + 1, 21) + "     ")[:_CELL] + \
+            "1 2 3 4 5 6 7" + " " + T["ins_col"]
+        revealed = 0
+        for e in range(7):
+            if st.rev >> e & 1:
+                revealed |= 1 << (_CELL + 2 * e)
         lines = []
-        inv = [0, 0, 0, 0]
-        for row in range(4):
-            if row < r.seats:
-                left = "%s%s:%d" % (">" if row == st.leader else " ", seat_name(r, row)[:2],
-                                    st.ins[row])
-            else:
-                left = ""
-            left = (left + "      ")[:_GRID]
+        for seat in range(r.seats):
             cells = []
             for e in range(7):
-                if row == 0:
-                    cells.append(str(e + 1))
-                    if st.rev >> e & 1:
-                        inv[0] |= 1 << (_GRID + 2 * e)
-                else:
-                    who = []
-                    for seat in range(r.seats):
-                        who.extend([seat] * st.cult[seat * 7 + e])
-                    cells.append(seat_char(r, who[row - 1]) if row - 1 < len(who) else ".")
-            lines.append(left + " ".join(cells))
+                k = st.cult[seat * 7 + e]
+                cells.append(str(k) if k else ".")
+            lines.append(("%s%-3s " % (">" if seat == st.leader else " ", seat_name(r, seat)))
+                         + " ".join(cells) + " " + str(st.ins[seat]))
+        if r.seats < 4:
+            lines.append(T["board_legend"])
         s.lines = lines
-        s.inv = inv
+        s.inv = [revealed] * r.seats
+        s.tints = [4 if seat == r.banished else seat for seat in range(r.seats)]
 
     def _over(self, s, st):
         r = st.rules

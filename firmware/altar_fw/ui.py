@@ -16,7 +16,7 @@ Every change to the game goes through `sink` (a journal.Store):
 False once the game no longer fits the flash; `export()`.
 """
 
-from altar.core import Rejected
+from altar.core import Rejected, decode
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
 
 COLS = 20
@@ -85,6 +85,7 @@ class Screen:
         self.cursor = -1     # selected line, inverted
         self.inv = None      # per line, a bit per column to invert
         self.seat = -1       # whose colour the lights show
+        self.tints = None    # per line, its seat's colour on a colour screen (4: the Banished)
         self.big = None      # a number drawn large at the right (the planchette)
 
 
@@ -96,10 +97,6 @@ def seat_options(rules, which=None):
     """(name, seat, shortcut) for each seat, or each that `which` accepts."""
     return [(seat_name(rules, s), s, s + 1) for s in range(rules.seats)
             if which is None or which(s)]
-
-
-def seat_char(rules, seat):
-    return "B" if seat == getattr(rules, "banished", -1) else str(seat + 1)
 
 
 def wrap(text, cols=COLS):
@@ -138,6 +135,7 @@ class Ui:
         self.back_to = GAME
         self.form = [0, 0]        # new game: game index, players
         self.notice = ""          # one-shot title, e.g. "Undone"
+        self.told = []            # one-shot lines under it: what was undone
         self._info = []           # the lines of an INFO screen
         self.event = None         # "reveal", "insanity", "victory": for the lights
         self.screen = Screen()
@@ -175,17 +173,30 @@ class Ui:
         if self.session is None or not self.session.kept:
             self.notice = self.T["nothing_undo"]
             return
-        self.session.undo()
+        s = self.session
+        last = None
+        for last in s.records():
+            pass
+        d = s.mod.unparse(decode(last))
+        s.undo()
         kept = self.sink.undid()
-        self.notice = self.T["undone"]
         self.play.enter()
+        # Said on the game's screen until the next key or a few seconds
+        # (the app's clock): what was undone, then the game's own title.
+        self.notice = self.T["undone"]
+        self.told = wrap(self.play.said(d))[:ROWS]
         if not kept:
             self.full()
 
     # -- input ------------------------------------------------------------
 
-    def press(self, key):
+    def quiet(self):
+        """The notice and what it told are over: the screen's own title."""
         self.notice = ""
+        self.told = []
+
+    def press(self, key):
+        self.quiet()
         self.event = None
         if key == UNDO:
             self.undo()
@@ -328,6 +339,7 @@ class Ui:
         s.inv = None
         s.cursor = -1
         s.big = None
+        s.tints = None
         if self.mode >= 20:
             self.play.draw(s)
         elif self.mode == INFO:
@@ -343,6 +355,12 @@ class Ui:
             self.draw_options(s)
         if self.notice:
             s.title = self.notice
+        if self.told:
+            s.lines = self.told
+            s.cursor = -1
+            s.inv = None
+            s.big = None
+            s.tints = None
         return s
 
     def draw_options(self, s):
