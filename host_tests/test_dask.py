@@ -51,8 +51,8 @@ def test_a_worker_killed_mid_run_loses_nothing(alone):
 
 
 def test_the_command_line_on_jobs_and_on_a_running_scheduler(capsys):
-    args = ["simulate", "--game", "fantasmagoria", "--players", "3", "--bots", "heuristic,random",
-            "--games", "120", "--seed", "2"]
+    args = ["simulate", "--game", "fantasmagoria", "--players", "3",
+            "--bots", "heuristic,random,heuristic", "--games", "120", "--seed", "2"]
 
     def run(*more):
         assert main(args + list(more)) == 0
