@@ -105,7 +105,7 @@ def test_simulate_and_balance_print_tables_on_a_terminal(capsys):
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("sete-selos, 2 players, 30 games from seed 0")
     assert lines[3].split()[:2] == ["P1", "heuristic"] and lines[4].split()[:2] == ["P2", "random"]
-    assert lines[5].split()[:2] == ["Banished", "(dummy)"]
+    assert lines[5].split()[:2] == ["Ban", "(dummy)"]
     code, out, _ = run(["balance", "--games", "40", "--set", "",
                         "--set", "power=[1,2,3];banished_removal=\"high\""], capsys, terminal=True)
     lines = out.splitlines()

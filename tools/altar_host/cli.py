@@ -69,7 +69,7 @@ def cmd_demo(args):
     with open(path, "rb") as f:
         lines = [ln for ln in f.read().decode().splitlines() if ln.strip()]
     session = log.load(lines[:1])
-    names = summary.seat_names(session.rules.players, session.view()["game"], 0)
+    names = summary.seat_names(session.rules.players, session.view()["game"])
     print("Altar replays %s" % os.path.basename(path))
     print("players: %s" % ", ".join(session.rules.players))
     for n, line in enumerate(lines[1:], 2):
@@ -146,6 +146,23 @@ def cmd_sheet(args):
     return 0
 
 
+def _batch(p, games, what, printed):
+    """The arguments simulate and balance share: which games, by which bots,
+    how many, and where they run."""
+    p.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
+    p.add_argument("--players", type=int, default=4, help="Sete Selos 2-4, Fantasmagória 3-4")
+    p.add_argument("--bots", default="random", help=BOTS_HELP)
+    p.add_argument("--games", type=int, default=games, help="%s (at least 1)" % what)
+    p.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
+    p.add_argument("--json", action="store_true",
+                   help="print %s as JSON (the default when not on a terminal)" % printed)
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes: more than 1 starts a local Dask cluster "
+                        "(results do not change)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (results do not change)")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="altar", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -205,18 +222,7 @@ def main(argv=None):
                    help="the sheet's language, in the device's words (default: pt)")
     t.set_defaults(fn=cmd_sheet)
     m = command("simulate", "play whole games with bots and summarise them")
-    m.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
-    m.add_argument("--players", type=int, default=4, help="Sete Selos 2-4, Fantasmagória 3-4")
-    m.add_argument("--bots", default="random", help=BOTS_HELP)
-    m.add_argument("--games", type=int, default=1000, help="games to play (at least 1)")
-    m.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
-    m.add_argument("--json", action="store_true",
-                   help="print the summary as JSON (the default when not on a terminal)")
-    m.add_argument("--jobs", type=int, default=1,
-                   help="worker processes: more than 1 starts a local Dask cluster "
-                        "(results do not change)")
-    m.add_argument("--cluster", metavar="ADDRESS",
-                   help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (results do not change)")
+    _batch(m, 1000, "games to play", "the summary")
     m.add_argument("--chunk", type=int, metavar="N",
                    help="games a task (default: about 4 tasks a worker, at most 2000)")
     m.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option (JSON value)")
@@ -225,15 +231,7 @@ def main(argv=None):
                    help="write report.html, its PNG plots and summary.json there")
     m.set_defaults(fn=cmd_simulate)
     b = command("balance", "compare rule option sets on the same seeds")
-    b.add_argument("--game", default="sete-selos", choices=("sete-selos", "fantasmagoria"))
-    b.add_argument("--players", type=int, default=4, help="Sete Selos 2-4, Fantasmagória 3-4")
-    b.add_argument("--bots", default="random", help=BOTS_HELP)
-    b.add_argument("--games", type=int, default=2000, help="games a set (at least 1)")
-    b.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
-    b.add_argument("--json", action="store_true",
-                   help="print the result as JSON (the default when not on a terminal)")
-    b.add_argument("--jobs", type=int, default=1, help="worker processes, as for simulate")
-    b.add_argument("--cluster", metavar="ADDRESS", help="a running Dask scheduler")
+    _batch(b, 2000, "games a set", "the result")
     b.add_argument("--set", action="append", required=True, metavar="K=V;K=V",
                    help="an option set (repeat; the first is the baseline; '' is the defaults)")
     b.add_argument("--report", metavar="DIR",

@@ -25,7 +25,6 @@ import sys
 from altar import log
 from altar_host.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
-from altar_fw.journal import BEGIN
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
 SERIAL_LOG = "altar-serial.log"
@@ -178,14 +177,12 @@ class Serial:
     def __init__(self, path=None, stream=None):
         self.path = path
         self.stream = stream
-        self.exports = 0
 
     def take(self, dev):
         text = "".join(dev.serial)
         if not text:
             return False
         del dev.serial[:]
-        self.exports += text.count(BEGIN)
         if self.path:
             with open(self.path, "a", encoding="utf-8") as f:
                 f.write(text)

@@ -18,6 +18,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from altar_host.summary import seat_names
+
 WIDTH, HEIGHT, DPI = 6.4, 3.6, 100       # every plot but the forest: 640 x 360 pixels
 GAMES = {"sete-selos": "Sete Selos", "fantasmagoria": "Fantasmagória"}
 LENGTH_UNIT = {"sete-selos": "rituals played", "fantasmagoria": "actions in the log"}
@@ -25,12 +27,6 @@ SCORE_UNIT = {"sete-selos": "power", "fantasmagoria": "scares (lower is better)"
 
 
 # -- what the numbers are ------------------------------------------------------------------
-
-def seat_names(game, players, seats):
-    """P1..Pn, and "Ban" for the Banished Cultist, the third seat of a
-    2-player Sete Selos game (the only seat that is not a player)."""
-    return ["P%d" % (i + 1) if i < players else "Ban" for i in range(seats)]
-
 
 def _sorted_counts(counts):
     """(value, count) pairs of a {str(int): count} table, by value."""
@@ -282,7 +278,7 @@ def write(directory, summary):
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "summary.json"), "w") as f:
         f.write(json.dumps(summary, sort_keys=True, indent=1) + "\n")
-    names = seat_names(summary["game"], summary["players"], len(summary["wins"]))
+    names = seat_names(summary["players"], summary["game"])
     n = summary["games"]
     unit = LENGTH_UNIT.get(summary["game"], "length")
     score = SCORE_UNIT.get(summary["game"], "score")
@@ -323,7 +319,7 @@ def write_balance(directory, result):
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "balance.json"), "w") as f:
         f.write(json.dumps(result, sort_keys=True, indent=1) + "\n")
-    names = seat_names(result["game"], result["players"], len(result["sets"][0]["win_rate"]))
+    names = seat_names(result["players"], result["game"])
     game = _game(result)
     parts = [PAGE % "Altar balance: %s" % html.escape(game),
              "<h1>%s, %d players: %d option sets, %d games each</h1>" % (

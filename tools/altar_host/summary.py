@@ -1,15 +1,17 @@
 """What a person reads on a terminal: a game's state and result in words,
 and the tables of `altar simulate` and `altar balance`. Seats are named as
-the device names them (the header's names, the Banished Cultist in a
-2-player Sete Selos game); the JSON for machines keeps the contract's seat
-numbers."""
+the device names them (the header's names, "Ban" for the Banished Cultist
+in a 2-player Sete Selos game), here and in the reports; the JSON for
+machines keeps the contract's seat numbers."""
 
-def seat_names(players, game, seats):
-    """The name of each seat: the players', then the Banished (Sete Selos, 2)."""
-    names = list(players)
-    if game == "sete-selos" and len(players) == 2:
-        names.append("Banished")
-    return names[:seats] if seats else names
+def seat_names(players, game):
+    """The name of each seat: the players' (a list of names, or how many:
+    P1..Pn), then "Ban" for the Banished Cultist, the third seat of a
+    2-player Sete Selos game (as the device names it)."""
+    names = ["P%d" % (i + 1) for i in range(players)] if type(players) is int else list(players)
+    if game == "sete-selos" and len(names) == 2:
+        names.append("Ban")
+    return names
 
 
 def _names(names, seats):
@@ -67,7 +69,7 @@ def result(view, names):
 def game(session):
     """`altar replay` for a person: the game, its players, state and result."""
     v = session.view()
-    names = seat_names(session.rules.players, v["game"], 0)
+    names = seat_names(session.rules.players, v["game"])
     return "\n".join(("%s, %d players: %s" % (v["game"], len(session.rules.players),
                                               ", ".join(session.rules.players)),
                       state(v, names), result(v, names)))
@@ -79,7 +81,7 @@ def _rate(rate, interval):
 
 def simulation(s):
     """`altar simulate`'s summary as a table: each seat's bot and win rate."""
-    names = seat_names(["P%d" % (i + 1) for i in range(s["players"])], s["game"], 0)
+    names = seat_names(s["players"], s["game"])
     bots = s["bots"] if len(s["bots"]) > 1 else s["bots"] * s["players"]
     lines = ["%s, %d players, %d games from seed %d%s" % (
         s["game"], s["players"], s["games"], s["seed"],
@@ -103,7 +105,7 @@ def balance(result):
     """`altar balance`'s result as a table: each option set (its full label
     on a line of its own), its win rates by seat, and their change from the
     first set with a 95% interval."""
-    names = seat_names(["P%d" % (i + 1) for i in range(result["players"])], result["game"], 0)
+    names = seat_names(result["players"], result["game"])
     seats = len(result["sets"][0]["win_rate"])
 
     def row(label, cells):
