@@ -152,14 +152,14 @@ class Play:
         r = st.rules
         v = d["do"]
         if v == "sacrifice":
-            return T["said_sacrifice"] % st.round
+            return T["said_sacrifice_text"] % st.round
         if v == "possess":
-            return T["said_possess"] % seat_name(r, d["seat"])
+            return T["said_possess_text"] % seat_name(r, d["seat"])
         if v == "trick":
             if "winner" in d:
-                return T["said_trick"] % seat_name(r, d["winner"])
-            return T["said_trick_cards"]
-        return T["said_end_round"] % st.round
+                return T["said_trick_text"] % seat_name(r, d["winner"])
+            return T["said_trick_cards_text"]
+        return T["said_end_round_text"] % st.round
 
     # -- the lights' events --------------------------------------------------------
 

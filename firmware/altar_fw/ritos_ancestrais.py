@@ -95,12 +95,12 @@ class Play:
         r = st.rules
         v = d["do"]
         if v == "score":
-            return T["said_score"] % (d["points"], seat_name(r, st.turn))
+            return T["said_score_text"] % (d["points"], seat_name(r, st.turn))
         if v == "end-turn":
-            return T["said_end_turn"] % seat_name(r, st.turn)
+            return T["said_end_turn_text"] % seat_name(r, st.turn)
         if v == "bonus":
-            return T["said_bonus"] % (d["points"], seat_name(r, d["seat"]))
-        return T["said_hands"]
+            return T["said_bonus_text"] % (d["points"], seat_name(r, d["seat"]))
+        return T["said_hands_text"]
 
     # -- the lights' events --------------------------------------------------------
 

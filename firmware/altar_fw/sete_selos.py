@@ -102,11 +102,11 @@ class Play:
         r = st.rules
         if d["do"] == "ritual":
             if "winner" in d:
-                return T["said_ritual"] % (seat_name(r, d["winner"]), st.ritual + 1, d["value"])
-            return T["said_cards"] % (st.ritual + 1)
+                return T["said_ritual_text"] % (seat_name(r, d["winner"]), st.ritual + 1, d["value"])
+            return T["said_cards_text"] % (st.ritual + 1)
         if d["do"] == "redirect":
-            return T["said_redirect"] % (seat_name(r, st.wseat), d["elder"])
-        return T["said_remove"] % (seat_name(r, d["seat"]),
+            return T["said_redirect_text"] % (seat_name(r, st.wseat), d["elder"])
+        return T["said_remove_text"] % (seat_name(r, d["seat"]),
                                    " ".join(["E%d" % e for e in d["elders"]]))
 
     # -- the lights' events ----------------------------------------------------
