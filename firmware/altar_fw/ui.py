@@ -89,6 +89,33 @@ class Screen:
         self.big = None      # a number drawn large at the right (the planchette)
 
 
+MAX_SEATS = 4
+NAME_LEN = 10     # a name's characters: 4 of them keep the journal's header frame small
+
+
+def player_names(text):
+    """ALTAR_PLAYERS ("Ana,Bia,Caio,Duda": seat 1 first) as a list of names;
+    "" or None: none. A bad setting raises ValueError(reason's key, its
+    value) for the language's table (players_*_text)."""
+    if not text:
+        return []
+    names = [n.strip() for n in text.split(",")]
+    if len(names) > MAX_SEATS:
+        raise ValueError("players_many_text", len(names))
+    for i in range(len(names)):
+        n = names[i]
+        if not n:
+            raise ValueError("players_empty_text", i + 1)
+        if len(n) > NAME_LEN:
+            raise ValueError("players_long_text", n)
+        for ch in n:
+            if ch < " " or ch == '"' or ch == "\\":
+                raise ValueError("players_char_text", n)
+        if n in names[:i]:
+            raise ValueError("players_twice_text", n)
+    return names
+
+
 def seat_name(rules, seat):
     return "Ban" if seat == getattr(rules, "banished", -1) else "P%d" % (seat + 1)
 
