@@ -198,8 +198,8 @@ err("missing-elders", text(H3, {"do": "remove", "seat": 0}), 2, "missing key 'el
 
 # Values.
 err("value-out-of-range", text(H3, q(0, 8)), 2, "value must be 1..7, not 8")
-err("winner-out-of-range-2p", text(H2, q(3, 1)), 2, "winner must be 0..2, not 3")
-err("winner-negative", text(H4, q(-1, 1)), 2, "winner must be 0..3, not -1")
+err("winner-out-of-range-2p", text(H2, q(3, 1)), 2, "winner must be P1, P2 or Ban (seat 0..2), not 3")
+err("winner-negative", text(H4, q(-1, 1)), 2, "winner must be P1..P4 (seat 0..3), not -1")
 err("elder-out-of-range", text(H3, {"do": "redirect", "elder": 0}), 2, "elder must be 1..7, not 0")
 err("bool-for-int", text(H3, {"do": "ritual", "winner": True, "value": 3}), 2,
     "winner must be an integer")
@@ -231,7 +231,7 @@ err("card-replayed-in-series",
 err("card-of-a-void-sign",
     text(H3, {"do": "ritual", "cards": [[1, 3], [2, 4], [1, 5]]},
          {"do": "ritual", "cards": [[2, 6], [0, 1], [1, 6]]}), 3,
-    "seat 1 did not follow sign 1 earlier in this series")
+    "P2 (seat 1) did not follow sign 1 earlier in this series")
 
 # Actions the state forbids now.
 _h, _a = sete_selos_game(3, 0, quick=30, undo=20)
@@ -239,7 +239,7 @@ _p, _v = cut(_h, _a, awaiting("redirect"))
 _seat = _v["awaiting"]["seat"]
 _revealed = [e["value"] for e in _v["elders"] if e["revealed"]][0]
 err("ritual-while-redirect-awaited", text(_h, *_p, q(0, 1)), len(_p) + 2,
-    "seat %d must first redirect its cultist" % _seat)
+    "P%d (seat %d) must first redirect its cultist" % (_seat + 1, _seat))
 err("redirect-onto-revealed", text(_h, *_p, {"do": "redirect", "elder": _revealed}), len(_p) + 2,
     "Elder %d is revealed; choose a sealed Elder" % _revealed)
 err("remove-while-redirect-awaited", text(_h, *_p, {"do": "remove", "seat": _seat, "elders": [1]}),
@@ -254,11 +254,13 @@ _stacks = [e["cultists"][_seat] for e in _v["elders"]]
 _empty = _stacks.index(0) + 1
 _ok = [e + 1 for e in range(7) for _ in range(_stacks[e])][:_count]
 err("ritual-while-remove-awaited", text(_h, *_p, q(0, 1)), len(_p) + 2,
-    "the rituals are over: seat %d must remove %d cultists" % (_seat, _count))
+    "the rituals are over: P%d (seat %d) must remove %d cultists" % (_seat + 1, _seat, _count))
 err("remove-wrong-seat", text(_h, *_p, {"do": "remove", "seat": (_seat + 1) % 4, "elders": _ok}),
-    len(_p) + 2, "seat %d removes now, not seat %d" % (_seat, (_seat + 1) % 4))
+    len(_p) + 2, "P%d (seat %d) removes now, not P%d (seat %d)"
+    % (_seat + 1, _seat, (_seat + 1) % 4 + 1, (_seat + 1) % 4))
 err("remove-wrong-count", text(_h, *_p, {"do": "remove", "seat": _seat, "elders": _ok + [_ok[0]]}),
-    len(_p) + 2, "seat %d must remove %d cultists, not %d" % (_seat, _count, _count + 1))
+    len(_p) + 2, "P%d (seat %d) must remove %d cultists, not %d"
+    % (_seat + 1, _seat, _count, _count + 1))
 err("remove-from-empty-elder",
     text(_h, *_p, {"do": "remove", "seat": _seat, "elders": [_empty] * _count}), len(_p) + 2,
     "cannot remove %d" % _count)
@@ -306,9 +308,9 @@ err("header-option-signs-repeat", text(dict(H3, options={"signs": [0, 1, 1]})), 
 err("header-option-removal-word", text(dict(H2, options={"banished_removal": "middle"})), 1,
     "banished_removal")
 err("header-options-not-object", text(dict(H3, options=[])), 1, "options must be an object")
-err("header-first-out-of-range", text(dict(H3, first=3)), 1, "first must be 0..2, not 3")
-err("header-first-negative", text(dict(H4, first=-1)), 1, "first must be 0..3, not -1")
-err("header-first-huge", text(dict(H3, first=10 ** 30)), 1, "first must be 0..2, not 1" + "0" * 30)
+err("header-first-out-of-range", text(dict(H3, first=3)), 1, "first must be P1..P3 (seat 0..2), not 3")
+err("header-first-negative", text(dict(H4, first=-1)), 1, "first must be P1..P4 (seat 0..3), not -1")
+err("header-first-huge", text(dict(H3, first=10 ** 30)), 1, "first must be P1..P3 (seat 0..2), not 1" + "0" * 30)
 err("header-first-bool", text(dict(H3, first=True)), 1, "first must be an integer")
 err("header-seed-string", text(dict(H3, seed="7")), 1, "seed must be an integer")
 err("header-deck", text(dict(H3, deck={"numbers": [1, 20]})), 1, "deck is only for fantasmagoria")
@@ -321,7 +323,7 @@ err("ritos-score-after-final-turn", text(_h, *_a[:-1], {"do": "score", "points":
 err("ritos-hands-too-early", text(RH, {"do": "hands", "counts": [1, 2, 3]}), 2,
     "after the final turn")
 err("ritos-bonus-bad-seat", text(_h, *_a[:-1], {"do": "bonus", "seat": 3, "points": 1}),
-    len(_a) + 1, "seat must be 0..2, not 3")
+    len(_a) + 1, "seat must be P1..P3 (seat 0..2), not 3")
 err("ritos-points-range", text(RH, {"do": "score", "points": 10 ** 6}), 2, "points must be -999..999")
 err("ritos-unknown-verb", text(RH, {"do": "ritual", "winner": 0, "value": 1}), 2, "unknown verb")
 err("ritos-one-player", text(dict(RH, players=["A"], first=0)), 1, "2 to 4 players")
@@ -357,14 +359,14 @@ err("fa-ghost-lead", text(FH, _t, {"do": "trick", "cards": [
     "a ghost may lead only when every seat is possessed")
 err("fa-ghost-unpossessed", text(FH, _t, {"do": "trick", "cards": [
     ["gato", 4], ["fantasma", 1], ["gato", 2], ["gato", 3]]}), 3,
-    "seat 1 is not possessed, so it holds no ghost")
+    "P2 (seat 1) is not possessed, so it holds no ghost")
 err("fa-card-replayed", text(FH, _t, {"do": "trick", "cards": [
     ["gato", 4], ["gato", 1], ["gato", 2], ["gato", 3]]}, {"do": "trick", "cards": [
         ["bode", 4], ["bode", 1], ["bode", 2], ["gato", 3]]}), 4,
     'card ["gato", 3] was already played this round')
 err("fa-possess-twice", text(FH, _t, {"do": "possess", "seat": 2, "number": 4},
                              {"do": "trick", "winner": 2}, {"do": "possess", "seat": 2, "number": 5}),
-    5, "seat 2 is already possessed this round")
+    5, "P3 (seat 2) is already possessed this round")
 err("fa-open-possession-then-cards", text(FH, _t, {"do": "possess", "seat": 2, "number": 4},
                                           {"do": "trick", "cards": [["gato", 4], ["gato", 1],
                                                                     ["bode", 2], ["gato", 3]]}),

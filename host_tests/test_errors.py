@@ -11,10 +11,10 @@ import sys
 import pytest
 
 from altar import log
-from altar.core import Session
+from altar.core import Rejected, Session
 from altar_host.randomplay import sete_selos_game
-from conftest import LIB, ROOT, VMS, have, run_replay
-from logcases import ERRORS, H3, UNDO, VALID, q, text
+from conftest import LIB, ROOT, VMS, have, rejects, run_replay
+from logcases import ERRORS, H2, H3, H4, UNDO, VALID, q, text
 
 
 def load_bytes(data):
@@ -47,6 +47,86 @@ def test_valid_logs_load_from_bytes_and_str():
         data = VALID[name]
         assert load_bytes(data).view() == log.load(io.StringIO(data.decode("utf-8"))).view()
         assert load_bytes(data).view() == log.load(data.splitlines()).view()
+
+
+# -- seats in messages: as the device names them, with the log's number --------
+
+def refused(header, *actions):
+    """The reason the last action (or the header) is refused; nothing changed."""
+    if not actions:
+        with pytest.raises(Rejected) as e:
+            Session(header)
+        return str(e.value)
+    s = Session(header)
+    for a in actions[:-1]:
+        s.do(a)
+    return rejects(s, actions[-1], "")
+
+
+FH4 = {"altar": 1, "game": "fantasmagoria", "players": ["Ana", "Bia", "Caio", "Duda"]}
+SAC = {"do": "sacrifice", "trump": 5, "leader": 0}
+
+
+@pytest.mark.parametrize("header,actions,reason", [
+    # a seat out of range: the names, then the log's numbers
+    (H3, [q(5, 1)], "winner must be P1..P3 (seat 0..2), not 5"),
+    (H4, [q(-1, 1)], "winner must be P1..P4 (seat 0..3), not -1"),
+    (dict(H3, first=3), [], "first must be P1..P3 (seat 0..2), not 3"),
+    (FH4, [{"do": "sacrifice", "trump": 5, "leader": 4}], "leader must be P1..P4 (seat 0..3), not 4"),
+    (FH4, [SAC, {"do": "trick", "winner": 9}], "winner must be P1..P4 (seat 0..3), not 9"),
+    (FH4, [SAC, {"do": "possess", "seat": 4, "number": 3}], "seat must be P1..P4 (seat 0..3), not 4"),
+    # one seat named
+    (FH4, [SAC, {"do": "possess", "seat": 2, "number": 4}, {"do": "trick", "winner": 2},
+           {"do": "possess", "seat": 2, "number": 5}], "P3 (seat 2) is already possessed this round"),
+    (FH4, [SAC, {"do": "trick", "cards": [["gato", 4], ["fantasma", 1], ["gato", 2], ["gato", 3]]}],
+     "P2 (seat 1) is not possessed, so it holds no ghost"),
+    (H3, [{"do": "ritual", "cards": [[1, 3], [2, 4], [1, 5]]},
+          {"do": "ritual", "cards": [[2, 6], [0, 1], [1, 6]]}],
+     "P2 (seat 1) did not follow sign 1 earlier in this series, so it cannot hold card [1, 6]"),
+], ids=["winner-3p", "winner-4p-negative", "header-first", "fa-leader", "fa-winner", "fa-seat",
+        "fa-possessed-twice", "fa-ghost", "void-sign"])
+def test_messages_name_seats_as_the_device(header, actions, reason):
+    assert refused(header, *actions) == reason
+
+
+def test_two_player_sete_selos_names_the_banished():
+    assert refused(H2, q(7, 1)) == "winner must be P1, P2 or Ban (seat 0..2), not 7"
+    assert refused(H2, {"do": "remove", "seat": 3, "elders": [1]}) == \
+        "seat must be P1, P2 or Ban (seat 0..2), not 3"
+    # the Banished cannot be the first dealer: only the players are offered
+    assert refused(dict(H2, first=2)) == "first must be P1 or P2 (seat 0..1), not 2"
+    # the Banished may win a ritual: accepted as seat 2
+    s = Session(H2)
+    s.do(q(2, 3))
+    assert s.view()["leader"] == 2 and s.actions() == [q(2, 3)]
+
+
+def test_a_seat_awaited_is_named():
+    """The awaited seat and the one that tried, by name and number; the
+    view and the journal keep the numbers."""
+    h, a = sete_selos_game(4, 1, quick=30, undo=20)
+    s = Session(h)
+    for x in a:
+        s.do(x)
+        if (s.view()["awaiting"] or {}).get("do") == "remove":
+            break
+    aw = s.view()["awaiting"]
+    seat, count = aw["seat"], aw["count"]
+    other = (seat + 1) % 4
+    assert rejects(s, q(0, 1), "") == "the rituals are over: P%d (seat %d) must remove %d cultists" \
+        % (seat + 1, seat, count)
+    assert rejects(s, {"do": "remove", "seat": other, "elders": [1]}, "") == \
+        "P%d (seat %d) removes now, not P%d (seat %d)" % (seat + 1, seat, other + 1, other)
+    assert rejects(s, {"do": "remove", "seat": seat, "elders": [1] * (count + 1)}, "") == \
+        "P%d (seat %d) must remove %d cultists, not %d" % (seat + 1, seat, count, count + 1)
+
+
+def test_replay_says_the_seat_on_one_line(tmp_path, vm):
+    p = tmp_path / "ban.jsonl"
+    p.write_bytes(text(H2, q(0, 1), q(7, 2)))
+    for v in ("cpython", vm):
+        assert run_replay(v, str(p)) == (
+            2, b"", b"line 3: winner must be P1, P2 or Ban (seat 0..2), not 7\n"), v
 
 
 # -- line numbers count blank lines --------------------------------------------

@@ -195,7 +195,7 @@ def test_a_possessed_seat_is_not_possessed_again_and_moves_nothing():
     v = s.view()
     assert v["possessed"] == [False, True, False, False] and v["trump"] == 4
     assert v["leader"] == 3   # boneca 10: seat 1's vela 9 moved nothing
-    rejects(s, {"do": "possess", "seat": 1, "number": 3}, "seat 1 is already possessed")
+    rejects(s, {"do": "possess", "seat": 1, "number": 3}, "P2 (seat 1) is already possessed")
 
 
 def test_possession_is_once_per_round():
@@ -230,7 +230,7 @@ def test_ghosts_lead_only_when_every_seat_is_possessed():
     s.do(trick(C("gato", 5), C("bode", 9), C("vela", 1), C("boneca", 2)))   # 1, 2, 3
     rejects(s, trick(G(1), C("gato", 3), C("gato", 4), C("gato", 6)), "a ghost may lead only")
     rejects(s, trick(COPO, G(1), C("gato", 4), C("gato", 6)), "a ghost may lead only")
-    rejects(s, trick(C("gato", 3), C("gato", 4), C("gato", 6), G(2)), "seat 0 is not possessed")
+    rejects(s, trick(C("gato", 3), C("gato", 4), C("gato", 6), G(2)), "P1 (seat 0) is not possessed")
     leader = s.view()["leader"]
     cards = [C("gato", 3), C("gato", 4), C("gato", 6), C("gato", 7)]
     cards[(0 - leader) % 4] = C("bode", 1)
@@ -354,8 +354,8 @@ def test_leftover_is_checked_against_the_round():
     rejects(s, leftover([C("gato", 1)], [C("gato", 3)], [C("boneca", 4)], [C("gato", 6)]),
             "a round ends when a seat has no card left")
     rejects(s, leftover([C("gato", 5)], [], [], []), 'card ["gato", 5] was already played')
-    rejects(s, leftover([G(1)], [], [], []), "seat 0 is not possessed")
-    rejects(s, leftover([], [], [C("gato", 3)], []), "seat 2 did not follow gato")
+    rejects(s, leftover([G(1)], [], [], []), "P1 (seat 0) is not possessed")
+    rejects(s, leftover([], [], [C("gato", 3)], []), "P3 (seat 2) did not follow gato")
     rejects(s, leftover([C("gato", 3)], [C("gato", 3)], [], []), "appears twice")
     rejects(s, leftover([], [], [], [], []), "leftover must have 4 entries")
     s.do({"do": "trick", "winner": 0})
@@ -520,7 +520,7 @@ def test_a_card_is_played_once_a_round_and_a_missing_suit_stays_missing():
     s.do(trick(C("boneca", 7), C("vela", 1), C("boneca", 8), C("boneca", 9)))   # boneca 9 wins
     assert s.view()["leader"] == 2
     rejects(s, trick(C("boneca", 11), C("boneca", 12), C("boneca", 13), C("boneca", 14)),
-            "seat 0 did not follow boneca earlier in this round")
+            "P1 (seat 0) did not follow boneca earlier in this round")
 
 
 def test_possession_keeps_the_missing_suit_unless_a_sacrifice_could_bring_it():
@@ -533,7 +533,7 @@ def test_possession_keeps_the_missing_suit_unless_a_sacrifice_could_bring_it():
     s.do(trick(C("gato", 1), C("bode", 2), C("gato", 4), C("gato", 6)))
     assert s.state.void[2] == 0b1
     rejects(s, trick(C("gato", 3), C("gato", 7), C("gato", 9), C("gato", 10)),
-            "seat 2 did not follow gato")
+            "P3 (seat 2) did not follow gato")
 
 
 # -- generic: every game's checks -------------------------------------------------------

@@ -268,7 +268,7 @@ def test_referee_entry_follows_the_leader():
     v = s.view()
     assert v["leader"] == 2 and elder(s, 5)["cultists"] == [0, 0, 1]
     # seat 0 showed it has no sign 1: a later sign-1 card from it is refused.
-    rejects(s, cards((2, 2), (1, 6), (2, 4)), "seat 0 did not follow sign 1")
+    rejects(s, cards((2, 2), (1, 6), (2, 4)), "P1 (seat 0) did not follow sign 1")
     # a card cannot be played twice in a series
     rejects(s, cards((1, 3), (2, 2), (2, 4)), "already played in this series")
     rejects(s, cards((2, 2), (2, 2), (2, 4)), "played twice")
@@ -292,7 +292,7 @@ def test_series_forgets_played_cards_and_voids():
 def test_banished_does_not_have_to_follow():
     s = play(header(2, first=0), [cards((1, 3), (1, 5), (2, 1))])
     # leader was the Banished (seat 2): order 2, 0, 1. Seat 1 did not follow.
-    rejects(s, cards((1, 7), (1, 6), (2, 3)), "seat 1 did not follow sign 1")
+    rejects(s, cards((1, 7), (1, 6), (2, 3)), "P2 (seat 1) did not follow sign 1")
     s2 = play(header(2, first=0), [cards((2, 3), (1, 5), (1, 1))])
     # seat 2 (Banished) led sign 2; later Banished plays sign 1 freely.
     assert s2.view()["leader"] == 2
@@ -320,10 +320,10 @@ def test_end_game_example_removal_phase():
     assert all(e["revealed"] for e in v["elders"])
     # starts with the last ritual's winner (P4, nothing to remove), then clockwise
     assert v["awaiting"] == {"do": "remove", "seat": 0, "count": 3}
-    rejects(s, {"do": "remove", "seat": 1, "elders": [2]}, "seat 0 removes now")
+    rejects(s, {"do": "remove", "seat": 1, "elders": [2]}, "P1 (seat 0) removes now, not P2 (seat 1)")
     rejects(s, {"do": "remove", "seat": 0, "elders": [6, 6]}, "must remove 3")
     rejects(s, {"do": "remove", "seat": 0, "elders": [6, 6, 6]}, "cannot remove 3")
-    rejects(s, q(0, 1), "seat 0 must remove 3")
+    rejects(s, q(0, 1), "the rituals are over: P1 (seat 0) must remove 3")
     s.do({"do": "remove", "seat": 0, "elders": [6, 6, 4]})
     assert s.view()["awaiting"] == {"do": "remove", "seat": 1, "count": 1}
     assert suggest(s.state, 1) == [2]

@@ -10,7 +10,8 @@ entry, what the device journals, never needs it, and the board's heap is
 small.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, quote, setup_rules
+from altar.core import (Rejected, const, keys, need, need_int, need_list, need_seat, quote,
+                        seat_ref, setup_rules)
 
 NAME = "fantasmagoria"
 ROUNDS = const(3)
@@ -143,7 +144,7 @@ class State:
             raise Rejected("a quick possession was entered: close the trick with its winner")
         if v == _POSSESS:
             if self.possessed >> t[1] & 1:
-                raise Rejected("seat %d is already possessed this round" % t[1])
+                raise Rejected("%s is already possessed this round" % seat_ref(t[1]))
         elif v == SACRIFICE or v == TRICK or v == LEFTOVER:
             referee().check(self, t)
 
@@ -233,15 +234,15 @@ def parse(rules, d):
             return referee().parse(rules, d)
         keys(d, ("do", "trump", "leader"))
         return (_SET_TRUMP, need_int(need(d, "trump"), "trump", rules.lo, rules.hi),
-                need_int(need(d, "leader"), "leader", 0, n - 1))
+                need_seat(need(d, "leader"), "leader", n))
     if verb == "trick":
         if "cards" in d:
             return referee().parse(rules, d)
         keys(d, ("do", "winner"))
-        return (_TRICK_WON, need_int(need(d, "winner"), "winner", 0, n - 1))
+        return (_TRICK_WON, need_seat(need(d, "winner"), "winner", n))
     if verb == "possess":
         keys(d, ("do", "seat", "number"))
-        seat = need_int(need(d, "seat"), "seat", 0, n - 1)
+        seat = need_seat(need(d, "seat"), "seat", n)
         num = need(d, "number")
         if num is None:
             if rules.copo_follows:

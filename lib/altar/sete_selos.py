@@ -8,7 +8,8 @@ altar.sete_selos_cards, loaded only by a log that names cards: quick entry,
 what the device journals, never needs it.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, quote, setup_rules
+from altar.core import (Rejected, const, keys, need, need_int, need_list, need_seat, quote,
+                        seat_ref, setup_rules)
 
 NAME = "sete-selos"
 
@@ -203,26 +204,31 @@ class State:
             if self.wait != _WAIT_REMOVE:
                 raise Rejected("no removal is due now")
             if t[1] != self.wseat:
-                raise Rejected("seat %d removes now, not seat %d" % (self.wseat, t[1]))
+                raise Rejected("%s removes now, not %s"
+                               % (self.seat_text(self.wseat), self.seat_text(t[1])))
             if len(t) - 2 != self.wcount:
-                raise Rejected("seat %d must remove %d cultists, not %d"
-                               % (self.wseat, self.wcount, len(t) - 2))
+                raise Rejected("%s must remove %d cultists, not %d"
+                               % (self.seat_text(self.wseat), self.wcount, len(t) - 2))
             for e in range(7):
                 k = 0
                 for x in t[2:]:
                     if x == e:
                         k += 1
                 if k > self.cult[t[1] * 7 + e]:
-                    raise Rejected("seat %d has %d cultists on Elder %d, cannot remove %d"
-                                   % (t[1], self.cult[t[1] * 7 + e], e + 1, k))
+                    raise Rejected("%s has %d cultists on Elder %d, cannot remove %d"
+                                   % (self.seat_text(t[1]), self.cult[t[1] * 7 + e], e + 1, k))
 
     def _check_no_wait(self):
         if self.wait == _WAIT_REDIRECT:
-            raise Rejected("seat %d must first redirect its cultist to a sealed Elder"
-                           % self.wseat)
+            raise Rejected("%s must first redirect its cultist to a sealed Elder"
+                           % self.seat_text(self.wseat))
         if self.wait == _WAIT_REMOVE:
-            raise Rejected("the rituals are over: seat %d must remove %d cultists"
-                           % (self.wseat, self.wcount))
+            raise Rejected("the rituals are over: %s must remove %d cultists"
+                           % (self.seat_text(self.wseat), self.wcount))
+
+    def seat_text(self, s):
+        """Seat s in a message: "P2 (seat 1)", "Ban (seat 2)"."""
+        return seat_ref(s, self.rules.banished)
 
     # -- changes: only after check() passed ---------------------------------
 
@@ -374,14 +380,14 @@ def parse(rules, d):
         if "cards" in d:
             return referee().parse(rules, d)
         keys(d, ("do", "winner", "value"))
-        return bytes((_QUICK, need_int(need(d, "winner"), "winner", 0, n - 1),
+        return bytes((_QUICK, need_seat(need(d, "winner"), "winner", n, rules.banished),
                       need_int(need(d, "value"), "value", 1, 7)))
     if verb == "redirect":
         keys(d, ("do", "elder"))
         return bytes((_REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1))
     if verb == "remove":
         keys(d, ("do", "seat", "elders"))
-        t = [_REMOVE, need_int(need(d, "seat"), "seat", 0, n - 1)]
+        t = [_REMOVE, need_seat(need(d, "seat"), "seat", n, rules.banished)]
         for e in need_list(need(d, "elders"), "elders", 1, 21):
             t.append(need_int(e, "an Elder", 1, 7) - 1)
         return bytes(t)

@@ -51,8 +51,8 @@ def check(st, t):
             raise Rejected("card [%d, %d] was already played in this series" % (s, c & 7))
         seat = (st.leader + i - 1) % r.seats
         if seat != r.banished and st.void[seat] >> s & 1:
-            raise Rejected("seat %d did not follow sign %d earlier in this series, "
-                           "so it cannot hold card [%d, %d]" % (seat, s, s, c & 7))
+            raise Rejected("%s did not follow sign %d earlier in this series, "
+                           "so it cannot hold card [%d, %d]" % (st.seat_text(seat), s, s, c & 7))
 
 
 def apply(st, t):
