@@ -39,7 +39,7 @@ def state(view, names):
                  "possessed: %s" % _names(names, [s for s, p in enumerate(view["possessed"]) if p]),
                  "scares " + " ".join("%s %d" % (names[s], x) for s, x in enumerate(view["scares"]))]
     else:
-        parts = ["turn %d" % view["turn"],
+        parts = ["turn: %s" % names[view["turn"]],
                  "scores " + " ".join("%s %d" % (names[s], x) for s, x in enumerate(view["scores"]))]
         if view["final"]:
             parts.append("final round")
