@@ -1,7 +1,7 @@
 """Altar on a CircuitPython board: pick the board's profile (board.board_id,
 or ALTAR_BOARD in settings.toml), build its hardware, load the font and the
 glyphs the screens draw, run the app in the language of ALTAR_LANG ("pt", the
-default, or "en")."""
+default, or "en"), new games' seats named by ALTAR_PLAYERS ("Ana,Bia,Caio")."""
 
 import os
 import sys
@@ -26,12 +26,13 @@ small_heap()      # a collection every 1 KB: a small heap that stays unfragmente
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))
 display, keys, pixels, encoder = profile.build()
 lang = os.getenv("ALTAR_LANG") or "pt"
+players = str(os.getenv("ALTAR_PLAYERS") or "")   # a bare number reads as an int
 font = bitmap_font.load_font(FONT)
-font.load_glyphs(glyphs(lang))      # all now: none read in the middle of a key press
+font.load_glyphs(glyphs(lang, players))      # all now: none read in the middle of a key press
 app = App(display, keys, pixels, encoder, profile.KEYMAP, microcontroller.nvm,
           font, keypad.Event(), profile.SCALE, profile.COLOURS,
           write=sys.stdout.write, seed=int.from_bytes(os.urandom(4), "little") >> 1,
-          lang=lang)
+          lang=lang, players=players)
 while True:
     app.step(supervisor.ticks_ms())
     time.sleep(0.005)

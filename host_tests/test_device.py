@@ -17,6 +17,9 @@ from conftest import HERE, ROOT
 from device_driver import BOARDS, goto, new_game, play, remove, redirect, ritual
 
 GOLDEN = os.path.join(HERE, "golden", "screens")
+# ALTAR_PLAYERS as a table sets it: none, 4 names, fewer names than seats
+# (spaces around them, letters the font lacks).
+NAMES = ("", "Ana,Bia,Caio,Duda", "Zoë, Inês ,João")
 
 
 def board_text_matches(dev):
@@ -33,7 +36,7 @@ def board_text_matches(dev):
     for seat in range(seats):
         row = rows[1 + seat]
         assert (row[0] == ">") == (seat == v["leader"]), rows
-        assert row[1:4].strip() == U.seat_name(ui.session.rules, seat)
+        assert row[1:4].strip() == ui.short[seat]
         assert row[19] == str(v["insanity"][seat]), rows
         for e in range(7):
             k = v["elders"][e]["cultists"][seat]
@@ -55,8 +58,12 @@ def replays_to_the_same_result(dev):
 def test_whole_game_by_key_presses(board, players):
     rng = random.Random(players * 7 + BOARDS.index(board))
     lang = ("pt", "en")[(players + BOARDS.index(board)) % 2]    # both on every board
-    dev = Device(board, capture=False, lang=lang)
+    names = NAMES[(players + BOARDS.index(board)) % len(NAMES)]
+    dev = Device(board, capture=False, lang=lang, players=names)
     new_game(dev, players, rng.randrange(players), shortcut=True)
+    header = [n.strip() for n in names.split(",")] if names else []
+    assert dev.app.ui.session.rules.players == \
+        (header + ["P%d" % (i + 1) for i in range(len(header), 4)])[:players]
     undos = reboots = visits = 0
     while not dev.app.ui.session.state.over:
         ui = dev.app.ui
@@ -84,18 +91,18 @@ def test_whole_game_by_key_presses(board, players):
             else:
                 ritual(dev, rng.randrange(st.rules.seats), rng.randrange(1, 8), rng.random() < 0.5)
         elif ui.mode == screens.REDIRECT:
-            assert dev.text()[0] == ui.T["move_to"] % U.seat_name(st.rules, st.wseat)
+            assert dev.text()[0] == U.fit(ui.T["move_to"], (ui.names[st.wseat],))
             redirect(dev, rng.choice([o[1] for o in ui.opts]), rng.random() < 0.5)
         else:
             assert ui.mode == screens.REMOVE, dev.text()
-            assert dev.text()[0] == ui.T["removes"] % (U.seat_name(st.rules, st.wseat), st.wcount)
+            assert dev.text()[0] == U.fit(ui.T["removes"], (ui.names[st.wseat], st.wcount))
             assert dev.text()[1].endswith(" *")      # the engine's suggestion, first
             remove(dev, 0 if rng.random() < 0.7 else rng.randrange(len(ui.opts)))
     v = dev.app.ui.session.view()
     title = dev.text()[0]
     T = dev.app.ui.T
     if v["winners"]:
-        assert title == T["wins"] % U.seat_name(dev.app.ui.session.rules, v["winners"][0])
+        assert title == U.fit(T["wins"], (dev.app.ui.names[v["winners"][0]],))
     else:
         assert title == T["no_winner"]
     if v["reason"] == "power":

@@ -3,6 +3,7 @@ what every game shares: whole games by key presses on every board with the
 screen's text checked, the export replaying to the same result, power cuts
 at every byte of every journal write, and golden screens."""
 
+import json
 import os
 import random
 
@@ -34,10 +35,12 @@ def check_fantasmagoria(dev):
     st = ui.session.state
     T = ui.T
     rows = dev.text()
-    name = U.seat_name(st.rules, st.leader)
-    assert rows[0] == T["round_lead"] % (st.round, name)
-    assert rows[3] == (T["totals"] % "").strip()
-    assert rows[4] == " ".join("%s %d" % (U.seat_name(st.rules, i), x) for i, x in enumerate(st.track))
+    assert rows[0] == U.fit(T["round_lead"], (st.round, ui.names[st.leader]), 1)
+    cells = ["%s %d" % (ui.short[i], x) for i, x in enumerate(st.track)]
+    if len(" ".join(cells)) <= U.COLS:
+        assert rows[3:5] == [(T["totals"] % "").strip(), " ".join(cells)]
+    else:       # the names too long for one row: two seats a row
+        assert rows[3:5] == ["  ".join(cells[:2]), "  ".join(cells[2:])]
     marks = "".join(str(i + 1) if st.possessed >> i & 1 else "." for i in range(st.rules.seats))
     assert rows[1] == (T["possessed"] % marks)[:14]
     assert ui.screen.big == st.trump and dev.app.canvas.big == st.trump
@@ -50,10 +53,10 @@ def check_ritos(dev):
     st = ui.session.state
     T = ui.T
     rows = dev.text()
-    assert rows[0] == T["turn"] % U.seat_name(st.rules, st.turn)
+    assert rows[0] == U.fit(T["turn"], (ui.names[st.turn],))
     shown = " ".join(rows[1:3])
     for seat in range(st.rules.seats):
-        assert "P%d %d" % (seat + 1, st.scores[seat]) in shown
+        assert "%s %d" % (ui.names[seat][:6], st.scores[seat]) in shown
     assert T["checklist"] in rows
     if st.trigger >= 0:
         assert any(r.startswith(T["final"].split(" ")[0]) for r in rows)
@@ -65,7 +68,8 @@ def check_ritos(dev):
 def test_whole_game_by_key_presses(board, game, players):
     lang = ("pt", "en")[(players + BOARDS.index(board)) % 2]
     rng = random.Random(players * 31 + game * 7 + BOARDS.index(board))
-    dev = Device(board, capture=False, lang=lang)
+    names = ("", "Ana,Bia,Caio,Duda", "Zoë, Inês ,João")[(players + game + BOARDS.index(board)) % 3]
+    dev = Device(board, capture=False, lang=lang, players=names)
     check = check_fantasmagoria if game == FANTASMAGORIA else check_ritos
     orig = dev.press
 
@@ -76,16 +80,17 @@ def test_whole_game_by_key_presses(board, game, players):
     random_game(dev, rng, game, players)
     st = dev.app.ui.session.state
     T = dev.app.ui.T
-    names = [U.seat_name(st.rules, s) for s in range(st.rules.seats)]
+    names = dev.app.ui.names
+    short = dev.app.ui.short
     title = dev.text()[0]
     if game == FANTASMAGORIA:
-        assert title == (T["wins_spirit"] if st.spirit else T["wins"]) % names[st.winners[0]]
+        assert title == U.fit(T["wins_spirit"] if st.spirit else T["wins"], (names[st.winners[0]],))
         assert dev.text()[1:1 + len(names)] == [
-            "%s %d (%d%+d%+d)" % ((names[i], st.track[i]) + tuple(r[i] for r in st.rounds))
+            "%s %d (%d%+d%+d)" % ((short[i], st.track[i]) + tuple(r[i] for r in st.rounds))
             for i in range(len(names))]
         assert len(st.rounds) == 3
     elif len(st.winners) == 1:
-        assert title == T["wins"] % names[st.winners[0]]
+        assert title == U.fit(T["wins"], (names[st.winners[0]],))
     else:
         assert title == T["shared"]
     view = dev.app.ui.session.view()
@@ -357,3 +362,58 @@ def test_keys_on_a_result_screen_do_nothing_wrong():
         assert dev.text()[0] == "Shared win"
     dev.press("ok")
     assert dev.app.ui.mode == U.MENU
+
+
+# -- players' names (ALTAR_PLAYERS) -------------------------------------------------------------
+
+def test_names_from_the_settings_show_and_go_into_the_journal():
+    from device_driver import new_game, ritual
+    dev = Device("macropad", capture=False, lang="en", players=" Ana, Bia,Caio ,Duda")
+    new_game(dev, 4, 1)
+    assert dev.text()[1:5] == ["%s . . . . . . . 0" % n for n in (" Ana", ">Bia", " Cai", " Dud")]
+    ritual(dev, 2, 5)
+    dev.press("undo")
+    assert " ".join(dev.text()[1:]).strip() == "Caio won ritual 1 with 5"
+    dev.press("ok")
+    assert dev.text()[1:5] == ["Ana", "Bia", "Caio", "Duda"]     # the winner's options
+    header = json.loads(dev.export().splitlines()[0])
+    assert header["players"] == ["Ana", "Bia", "Caio", "Duda"]
+    dev.players = ""             # the settings changed: the game keeps its names
+    dev.boot()
+    assert dev.app.ui.names == ["Ana", "Bia", "Caio", "Duda"]
+
+
+def test_a_bad_players_setting_is_said_and_the_seats_stay_numbered():
+    from device_driver import new_game
+    for text, said in (("A,B,C,D,E", "5 names, at most 4."), ("Ana,,Bia", "Name 2 is empty."),
+                       ("Ana,Ana", "Ana twice."), ("Bartholomew", "Bartholomew: at most 10")):
+        dev = Device("macropad", capture=False, lang="en", players=text)
+        rows = dev.text()
+        assert rows[0] == "Bad ALTAR_PLAYERS", text
+        assert " ".join(rows[1:]).startswith(said) and "The seats are P1-P4." in " ".join(rows)
+        dev.press("ok")
+        assert dev.app.ui.mode == U.GAME
+        new_game(dev, 3, 0)
+        assert dev.app.ui.session.rules.players == ["P1", "P2", "P3"]
+
+
+def test_names_cut_to_fit_and_letters_the_font_lacks_fall_back():
+    from device_driver import new_game
+    from altar_fw.canvas import fold, glyphs
+    dev = Device("pico-display", capture=True, lang="pt", players="Mariana,Marta,Zoë")
+    new_game(dev, 3, 2)
+    ui = dev.app.ui
+    assert ui.names == ["Mariana", "Marta", "Zoë"]
+    assert ui.short == ["P1", "P2", "P3"]        # "Mar" twice: the seat numbers
+    assert dev.text()[1:4] == [" P1  . . . . . . . 0", " P2  . . . . . . . 0",
+                               ">P3  . . . . . . . 0"]
+    dev.press("ok")
+    goto(dev, 2)
+    assert dev.text()[0] == "Zoë venceu com"
+    canvas = dev.app.canvas
+    assert canvas._tile("ë")[1:] == canvas._tile("e")[1:]      # drawn as its letter
+    assert fold("ë") == "e" and fold("☃") == "?" and "e" in glyphs("pt", "Zoë")
+    dev.press("back")
+    goto(dev, 0)                                 # Mariana won: her long name cut to fit
+    assert dev.text()[0] == "Mariana venceu com"
+    assert len(U.fit(dev.app.ui.T["move_to"], ("Bartholomeu",))) <= U.COLS

@@ -3,8 +3,9 @@
 Hardware is passed in (see boards/): a display (`root_group`, `refresh`), a
 keypad-like `keys` (`events.get_into`), a pixel strip, an optional rotary
 encoder, the profile's keymap, and `nvm` (microcontroller.nvm on the board,
-a flash-rules file in the emulator). The game itself is kept by a
-journal.Store, the Ui's sink.
+a flash-rules file in the emulator), and the settings' text of ALTAR_LANG
+and ALTAR_PLAYERS. The game itself is kept by a journal.Store, the Ui's
+sink.
 """
 
 from altar.core import Rejected, const
@@ -19,7 +20,8 @@ _TOLD_MS = const(3000)      # how long an undo's account stays before the game's
 
 class App:
     def __init__(self, display, keys, pixels, encoder, keymap, nvm, font, event,
-                 scale=1, colours=(0xFFFFFF, 0x000000), write=None, seed=0, lang="pt"):
+                 scale=1, colours=(0xFFFFFF, 0x000000), write=None, seed=0, lang="pt",
+                 players=""):
         self.display = display
         self.keys = keys
         self.event = event              # one keypad.Event, reused for every key event
@@ -34,6 +36,7 @@ class App:
         display.root_group = self.canvas.group
         self.ui = Ui(self.store, seed, lang)
         self.boot()
+        self.ui.check_players(players)
         self.redraw(0)
 
     def boot(self):

@@ -29,18 +29,31 @@ _DIGITS = 2   # its width in characters
 # best removal, "." empty, "[x]" chosen, "+3"/"-1" points) and "?", drawn for
 # a character the font lacks.
 _DRAWN = " 0123456789PBanER>*.:[]x+-?"
+# Accented letters the font may lack, each before the letter it is written
+# on: a name from settings.toml ("Inês") is then drawn "Ines", not "In?s".
+_FOLD = "àaâaäaåaèeêeëeìiîiïiòoöoøoùuûuüuñnýyÿyÀAÁAÂAÃAÄAÅAÈEÉEÊEËEÌIÍIÎIÏIÒOÓOÔOÕOÖOØOÙUÚUÛUÜUÇCÑN"
 
 
-def glyphs(lang):
-    """Every character the screens draw in a language, to load in one
-    `font.load_glyphs` at boot, not one by one as they first show. The
-    language's whole text is taken, keys and all (a few ASCII letters more
-    than its strings need): one pass in C, where a walk over the strings
-    took 0.25 s on the Pico. The other language's letters stay out (RAM)."""
+def fold(ch):
+    """The character drawn for `ch` when the font lacks it."""
+    i = _FOLD.find(ch) if ord(ch) > 127 else -1
+    return _FOLD[i + 1] if i >= 0 else "?"
+
+
+def glyphs(lang, names=""):
+    """Every character the screens draw in a language (and the players'
+    `names`, with their fallbacks), to load in one `font.load_glyphs` at
+    boot, not one by one as they first show. The language's whole text is
+    taken, keys and all (a few ASCII letters more than its strings need):
+    one pass in C, where a walk over the strings took 0.25 s on the Pico.
+    The other language's letters stay out (RAM)."""
     chars = set(_DRAWN)
     chars.update(strings(lang).text)
     for game in GAMES:
         chars.update(game[1])
+    for ch in names:
+        chars.add(ch)
+        chars.add(fold(ch))
     return "".join(chars)
 
 
@@ -142,7 +155,7 @@ class Canvas:
 
     def _tile(self, ch):
         """(glyph bitmap, x, y, w, h) of a character in the font."""
-        g = self.font.get_glyph(ord(ch)) or self.font.get_glyph(ord("?"))
+        g = self.font.get_glyph(ord(ch)) or self.font.get_glyph(ord(fold(ch)))
         src = g.bitmap
         per_row = src.width // g.width
         return (src, g.tile_index % per_row * g.width, g.tile_index // per_row * g.height,

@@ -11,7 +11,7 @@ scares, each after its seat's name. The result: a row a seat, its total
 and the rounds that made it ("P1 3 (1+2+0)").
 """
 
-from altar_fw.ui import seat_name, seat_options
+from altar_fw.ui import COLS, fit, seat_options
 
 BOARD = 20
 TRUMP = 21
@@ -84,14 +84,14 @@ class Play:
         st = ui.session.state
         if m == TRUMP:
             self.trump = v
-            ui.options(LEADER, seat_options(st.rules))
+            ui.options(LEADER, seat_options(ui.names))
         elif m == LEADER:
             ui.act({"do": "sacrifice", "trump": self.trump, "leader": v})
         elif m == TRICK:
             if v == 0:
-                ui.options(WINNER, seat_options(st.rules), sel=st.leader)
+                ui.options(WINNER, seat_options(ui.names), sel=st.leader)
             elif v == 1:
-                ui.options(POSS_SEAT, seat_options(st.rules, lambda s: not st.possessed >> s & 1))
+                ui.options(POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
             else:
                 self.piles = []
                 self._ask_ghosts()
@@ -149,15 +149,14 @@ class Play:
         ui = self.ui
         T = ui.T
         st = ui.session.state
-        r = st.rules
         v = d["do"]
         if v == "sacrifice":
             return T["said_sacrifice_text"] % st.round
         if v == "possess":
-            return T["said_possess_text"] % seat_name(r, d["seat"])
+            return T["said_possess_text"] % ui.names[d["seat"]]
         if v == "trick":
             if "winner" in d:
-                return T["said_trick_text"] % seat_name(r, d["winner"])
+                return T["said_trick_text"] % ui.names[d["winner"]]
             return T["said_trick_cards_text"]
         return T["said_end_round_text"] % st.round
 
@@ -186,20 +185,20 @@ class Play:
         st = ui.session.state
         r = st.rules
         m = ui.mode
-        names = [seat_name(r, i) for i in range(r.seats)]
+        names = ui.names
         if m == BOARD:
-            s.title = T["round_lead"] % (st.round, names[st.leader])
+            s.title = fit(T["round_lead"], (st.round, names[st.leader]), 1)
             s.seat = st.leader
             marks = "".join([str(i + 1) if st.possessed >> i & 1 else "." for i in range(r.seats)])
-            s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"],
-                       (T["totals"] % "").strip(), _by_seat(names, st.track)]
+            s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"]] + \
+                _by_seat((T["totals"] % "").strip(), ui.short, st.track)
             s.big = st.trump
             return
         if m == OVER:
             w = st.winners[0]
-            s.title = (T["wins_spirit"] if st.spirit else T["wins"]) % names[w]
+            s.title = fit(T["wins_spirit"] if st.spirit else T["wins"], (names[w],))
             s.seat = w
-            s.lines = ["%s %d (%s)" % (names[i], st.track[i], "".join(
+            s.lines = ["%s %d (%s)" % (ui.short[i], st.track[i], "".join(
                 ["%+d" % row[i] if k else str(row[i]) for k, row in enumerate(st.rounds)]))
                 for i in range(r.seats)]
             return
@@ -212,7 +211,7 @@ class Play:
             s.title = T["leader_q"]
             s.seat = ui.opts[ui.sel][1]
         elif m == TRICK:
-            s.title = T["round_lead"] % (st.round, names[st.leader])
+            s.title = fit(T["round_lead"], (st.round, names[st.leader]), 1)
         elif m == WINNER:
             s.title = T["trick_q"]
             s.seat = ui.opts[ui.sel][1]
@@ -220,18 +219,19 @@ class Play:
             s.title = T["poss_q"]
             s.seat = ui.opts[ui.sel][1]
         elif m == POSS_NUM:
-            s.title = T["poss_num"] % names[self.seat]
+            s.title = fit(T["poss_num"], (names[self.seat],))
             s.seat = self.seat
         else:
             seat = len(self.piles)
             s.seat = seat
-            s.title = (T["ghosts_q"] if m == GHOSTS else T["cursed_q"]) % names[seat]
+            s.title = fit(T["ghosts_q"] if m == GHOSTS else T["cursed_q"], (names[seat],))
 
 
-def _by_seat(names, values):
-    """Each value after its seat's name, on one row: "P1 3 P2 0 P3 1"; as
-    "1:3 2:0 3:1" when that is too long."""
-    text = " ".join(["%s %d" % (names[i], values[i]) for i in range(len(values))])
-    if len(text) <= 20:
-        return text
-    return " ".join(["%d:%d" % (i + 1, values[i]) for i in range(len(values))])
+def _by_seat(label, names, values):
+    """Each value after its seat's name: under the label on one row ("P1 3
+    P2 0 P3 1"), or, when that is too long, on two rows without it."""
+    cells = ["%s %d" % (names[i], values[i]) for i in range(len(values))]
+    text = " ".join(cells)
+    if len(text) <= COLS:
+        return [label, text]
+    return ["  ".join(cells[:2]), "  ".join(cells[2:])]

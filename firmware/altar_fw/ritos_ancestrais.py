@@ -7,7 +7,7 @@ seats a line; then the checklist (its done step inverted) and, once 21 is
 reached, who still plays.
 """
 
-from altar_fw.ui import seat_name, seat_options
+from altar_fw.ui import COLS, fit, seat_options
 
 TURN = 20
 ACTION = 21
@@ -17,6 +17,7 @@ BONUS_SEAT = 24
 BONUS_POINTS = 25
 HANDS = 26
 OVER = 27
+_CELL = 6        # a name's columns in the scores, two seats a row
 # Points as entered, the common ones first; corrections last.
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, -1, -2, -5)
 
@@ -72,7 +73,7 @@ class Play:
             ui.act({"do": "score", "points": v})
         elif m == END:
             if v == 0:
-                ui.options(BONUS_SEAT, seat_options(ui.session.rules))
+                ui.options(BONUS_SEAT, seat_options(ui.names))
             else:
                 self.counts = []
                 ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
@@ -92,14 +93,14 @@ class Play:
         """What an undone action was (d: the log action), for a person."""
         T = self.ui.T
         st = self.ui.session.state
-        r = st.rules
+        names = self.ui.names
         v = d["do"]
         if v == "score":
-            return T["said_score_text"] % (d["points"], seat_name(r, st.turn))
+            return T["said_score_text"] % (d["points"], names[st.turn])
         if v == "end-turn":
-            return T["said_end_turn_text"] % seat_name(r, st.turn)
+            return T["said_end_turn_text"] % names[st.turn]
         if v == "bonus":
-            return T["said_bonus_text"] % (d["points"], seat_name(r, d["seat"]))
+            return T["said_bonus_text"] % (d["points"], names[d["seat"]])
         return T["said_hands_text"]
 
     # -- the lights' events --------------------------------------------------------
@@ -135,11 +136,11 @@ class Play:
         st = ui.session.state
         r = st.rules
         m = ui.mode
-        names = [seat_name(r, i) for i in range(r.seats)]
+        names = ui.names
         if m == TURN:
-            s.title = T["turn"] % names[st.turn]
+            s.title = fit(T["turn"], (names[st.turn],))
             s.seat = st.turn
-            cells = ["%s %d" % (names[i], st.scores[i]) for i in range(r.seats)]
+            cells = ["%s %d" % (names[i][:_CELL], st.scores[i]) for i in range(r.seats)]
             lines = ["  ".join(cells[i:i + 2]) for i in range(0, r.seats, 2)]
             check = T["checklist"]
             words = check.split(" ")
@@ -149,7 +150,7 @@ class Play:
             inv = [0] * len(lines) + [mask]
             lines.append(check)
             if st.trigger >= 0:     # the banner: who still plays, inverted
-                lines.append(T["final"] % " ".join([names[i] for i in self._still(st)]))
+                lines.append(_listed(T["final"], self._still(st), ui))
                 inv.append(-1)
             s.lines = lines
             s.inv = inv
@@ -157,26 +158,35 @@ class Play:
         if m == OVER:
             w = st.winners
             s.seat = w[0]
-            s.title = T["wins"] % names[w[0]] if len(w) == 1 else T["shared"]
+            s.title = fit(T["wins"], (names[w[0]],)) if len(w) == 1 else T["shared"]
             s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
                        T["hands_line"] % " ".join([str(x) for x in st.hands])]
             if len(w) > 1:
-                s.lines.append(" ".join([names[i] for i in w]))
+                s.lines.append(_listed("%s", w, ui))
             return
         ui.draw_options(s)
         s.seat = st.turn
         if m == ACTION:
-            s.title = T["turn"] % names[st.turn]
+            s.title = fit(T["turn"], (names[st.turn],))
         elif m == POINTS:
-            s.title = T["points_q"] % names[st.turn]
+            s.title = fit(T["points_q"], (names[st.turn],))
         elif m == END:
             s.title = T["scores"] % " ".join([str(x) for x in st.scores])
         elif m == BONUS_SEAT:
             s.title = T["bonus_who"]
         elif m == BONUS_POINTS:
-            s.title = T["bonus_pts"] % names[self.seat]
+            s.title = fit(T["bonus_pts"], (names[self.seat],))
             s.seat = self.seat
         else:
             seat = len(self.counts)
-            s.title = T["hand_of"] % names[seat]
+            s.title = fit(T["hand_of"], (names[seat],))
             s.seat = seat
+
+
+def _listed(template, seats, ui):
+    """template % the seats' names, or their short forms when too long."""
+    for names in (ui.names, ui.short):
+        text = template % " ".join([names[i] for i in seats])
+        if len(text) <= COLS:
+            break
+    return text

@@ -12,7 +12,7 @@ pixels' colour for that seat.
 """
 
 from altar.sete_selos import power_of, removals
-from altar_fw.ui import seat_name, seat_options
+from altar_fw.ui import fit, seat_options
 
 BOARD = 20
 WINNER = 21
@@ -69,14 +69,14 @@ class Play:
     def open(self):
         """OK on the board: a ritual, its winner first (the leader preselected)."""
         ui = self.ui
-        ui.options(WINNER, seat_options(ui.session.rules), sel=ui.session.state.leader)
+        ui.options(WINNER, seat_options(ui.names), sel=ui.session.state.leader)
 
     def back(self):
         ui = self.ui
         if ui.mode == WINNER:
             self.enter()
         elif ui.mode == VALUE:
-            ui.options(WINNER, seat_options(ui.session.rules), sel=self.winner)
+            ui.options(WINNER, seat_options(ui.names), sel=self.winner)
         else:
             ui.menu()        # a redirect or a removal is due: the menu (undo) is the way back
 
@@ -99,14 +99,14 @@ class Play:
         ui = self.ui
         T = ui.T
         st = ui.session.state
-        r = st.rules
+        names = ui.names
         if d["do"] == "ritual":
             if "winner" in d:
-                return T["said_ritual_text"] % (seat_name(r, d["winner"]), st.ritual + 1, d["value"])
+                return T["said_ritual_text"] % (names[d["winner"]], st.ritual + 1, d["value"])
             return T["said_cards_text"] % (st.ritual + 1)
         if d["do"] == "redirect":
-            return T["said_redirect_text"] % (seat_name(r, st.wseat), d["elder"])
-        return T["said_remove_text"] % (seat_name(r, d["seat"]),
+            return T["said_redirect_text"] % (names[st.wseat], d["elder"])
+        return T["said_remove_text"] % (names[d["seat"]],
                                    " ".join(["E%d" % e for e in d["elders"]]))
 
     # -- the lights' events ----------------------------------------------------
@@ -130,7 +130,7 @@ class Play:
     def draw(self, s):
         ui = self.ui
         st = ui.session.state
-        r = st.rules
+        names = ui.names
         m = ui.mode
         T = ui.T
         if m == BOARD:
@@ -145,14 +145,14 @@ class Play:
             s.title = T["winner_q"] % (st.ritual + 1)
             s.seat = ui.opts[ui.sel][1]
         elif m == VALUE:
-            s.title = T["won_with"] % seat_name(r, self.winner)
+            s.title = fit(T["won_with"], (names[self.winner],))
             s.seat = self.winner
         elif m == REDIRECT:
             s.seat = st.wseat
-            s.title = T["move_to"] % seat_name(r, st.wseat)
+            s.title = fit(T["move_to"], (names[st.wseat],))
         else:
             s.seat = st.wseat
-            s.title = T["removes"] % (seat_name(r, st.wseat), st.wcount)
+            s.title = fit(T["removes"], (names[st.wseat], st.wcount))
 
     def _board(self, s, st):
         r = st.rules
@@ -170,7 +170,7 @@ class Play:
             for e in range(7):
                 k = st.cult[seat * 7 + e]
                 cells.append(str(k) if k else ".")
-            lines.append(("%s%-3s " % (">" if seat == st.leader else " ", seat_name(r, seat)))
+            lines.append(("%s%-3s " % (">" if seat == st.leader else " ", self.ui.short[seat]))
                          + " ".join(cells) + " " + str(st.ins[seat]))
         if r.seats < 4:
             lines.append(T["board_legend"])
@@ -183,13 +183,13 @@ class Play:
         T = self.ui.T
         v = st.view()
         w = v["winners"]
-        s.title = T["wins"] % seat_name(r, w[0]) if w else T["no_winner"]
+        s.title = fit(T["wins"], (self.ui.names[w[0]],)) if w else T["no_winner"]
         s.seat = w[0] if w else -1
         if v["reason"] == "immediate":
             s.lines = [T["immediate"], T["insanity"] % " ".join([str(i) for i in st.ins])]
             return
         pw = v["power"]
-        cells = ["%s %d" % (seat_name(r, i), pw[i]) for i in range(r.seats)]
+        cells = ["%s %d" % (self.ui.short[i], pw[i]) for i in range(r.seats)]
         head = T["power"]
         lines = [head + "  ".join(cells[:2])]
         if len(cells) > 2:

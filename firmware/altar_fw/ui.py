@@ -91,6 +91,7 @@ class Screen:
 
 MAX_SEATS = 4
 NAME_LEN = 10     # a name's characters: 4 of them keep the journal's header frame small
+SHORT = 3         # a name's columns in the boards' tables
 
 
 def player_names(text):
@@ -116,14 +117,31 @@ def player_names(text):
     return names
 
 
-def seat_name(rules, seat):
-    return "Ban" if seat == getattr(rules, "banished", -1) else "P%d" % (seat + 1)
+def seat_names(rules, width=NAME_LEN):
+    """Each seat's name for the screens, cut to `width` ("Ban" the Banished);
+    P1, P2... for every seat if two cut names would look alike."""
+    ban = getattr(rules, "banished", -1)
+    out = []
+    for s in range(rules.seats):
+        n = "Ban" if s == ban else rules.players[s][:width].strip()
+        if n in out:
+            return ["Ban" if s == ban else "P%d" % (s + 1) for s in range(rules.seats)]
+        out.append(n)
+    return out
 
 
-def seat_options(rules, which=None):
+def seat_options(names, which=None):
     """(name, seat, shortcut) for each seat, or each that `which` accepts."""
-    return [(seat_name(rules, s), s, s + 1) for s in range(rules.seats)
-            if which is None or which(s)]
+    return [(names[s], s, s + 1) for s in range(len(names)) if which is None or which(s)]
+
+
+def fit(template, args, at=0):
+    """template % args, args[at] (a name) cut so that the line keeps to COLS."""
+    a = list(args)
+    a[at] = ""
+    room = COLS - len(template % tuple(a))
+    a[at] = args[at][:max(room, SHORT)]
+    return template % tuple(a)
 
 
 def wrap(text, cols=COLS):
@@ -154,8 +172,11 @@ class Ui:
         self.T = strings(lang)
         self.sink = sink
         self.seed = seed          # the next new game's seed (the app draws it)
+        self.players = []         # ALTAR_PLAYERS' names, for new games
         self.session = None
         self.play = None          # the game's screens (sete.Play)
+        self.names = []           # the game's seats as the screens name them
+        self.short = []           # the same, in the boards' tables' SHORT columns
         self.mode = GAME
         self.opts = []            # (label, value, shortcut number or 0) of an option screen
         self.sel = 0
@@ -170,9 +191,23 @@ class Ui:
 
     # -- the game ---------------------------------------------------------
 
+    def check_players(self, text):
+        """ALTAR_PLAYERS' names for new games; a bad setting is said on the
+        screen, and the seats stay P1-P4."""
+        T = self.T
+        try:
+            self.players = player_names(text)
+        except ValueError as e:
+            self.players = []
+            if self.mode != INFO:       # an unreadable journal is said first
+                self.notice = ""
+                self.info(T["players_bad"], T[e.args[0]] % e.args[1] + T["players_default_text"])
+
     def resume(self, session):
         """Take over a game (read back from the journal)."""
         self.session = session
+        self.names = seat_names(session.rules)
+        self.short = seat_names(session.rules, SHORT)
         self.play = _play_for(self, session)
         self.play.enter()
 
@@ -298,8 +333,7 @@ class Ui:
         elif m == PLAYERS:
             self.form[1] = v
             if GAMES[self.form[0]][3]:
-                self.options(FIRST, [("P%d" % (i + 1), i, i + 1) for i in range(v)],
-                             back_to=PLAYERS)
+                self.options(FIRST, seat_options(self._players(v)), back_to=PLAYERS)
             elif GAMES[self.form[0]][0] == "fantasmagoria" and v == 3:
                 self.info(GAMES[self.form[0]][1], self.T["three_out_text"], START)
             else:
@@ -335,11 +369,16 @@ class Ui:
     def _start(self, first):
         name = GAMES[self.form[0]][0]
         n = self.form[1]
-        header = {"altar": 1, "game": name, "players": ["P%d" % (i + 1) for i in range(n)],
+        header = {"altar": 1, "game": name, "players": self._players(n),
                   "first": first, "seed": self.seed}
         session = self.sink.new(header)
         self.seed += 1
         self.resume(session)
+
+    def _players(self, n):
+        """A new game's n names: ALTAR_PLAYERS' first, then P-numbers."""
+        p = self.players
+        return [p[i] if i < len(p) else "P%d" % (i + 1) for i in range(n)]
 
     def menu(self):
         T = self.T

@@ -488,10 +488,12 @@ def png_pixels(data):
 class Device:
     """A board profile's firmware on fake hardware and a virtual clock."""
 
-    def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True, lang="pt"):
+    def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True, lang="pt",
+                 players=""):
         self.profile = boards.load(board.replace("-", "_"))
         self.name = board
         self.lang = lang
+        self.players = players      # ALTAR_PLAYERS' text
         self.capture = capture
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.seed = seed
@@ -514,10 +516,10 @@ class Device:
         self.now = TICKS_START
         self.hardware = Hardware(self.name.replace("-", "_"), self.screen)
         self.display, self.keys, self.pixels, self.encoder = self.hardware.build(p)
-        self.font.load_glyphs(glyphs(self.lang))
+        self.font.load_glyphs(glyphs(self.lang, self.players))
         self.app = App(self.display, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
                        self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,
-                       self.seed + self.boots, self.lang)
+                       self.seed + self.boots, self.lang, self.players)
         self.boots += 1
 
     def tick(self, ms):
