@@ -125,6 +125,14 @@ for players in (2, 3, 4):
         VALID["ritos-%dp-s%d" % (players, seed)] = text(h, *a)
         VALID["ritos-%dp-s%d-before-hands" % (players, seed)] = text(h, *a[:-1])
         VALID["ritos-%dp-s%d-half" % (players, seed)] = text(h, *a[:len(a) // 2])
+# Bonuses naming their cards (the name changes no score).
+_h, _a = ritos_game(3, 4)
+assert _a[-1]["do"] == "hands"
+_a[-1:-1] = [{"do": "bonus", "seat": 1, "points": 2, "card": "idolo-antigo"},
+             {"do": "bonus", "seat": 0, "points": -1},
+             {"do": "bonus", "seat": 2, "points": 5, "card": "azathoth"}, UNDO,
+             {"do": "bonus", "seat": 2, "points": 3, "card": "cidade-de-innsmouth"}]
+VALID["ritos-3p-bonus-cards"] = text(_h, *_a)
 
 # Fantasmagória: whole games in referee and quick entry, with and without a
 # deck, every option; games cut mid-round, before a round's end, at a
@@ -324,6 +332,10 @@ err("ritos-hands-too-early", text(RH, {"do": "hands", "counts": [1, 2, 3]}), 2,
     "after the final turn")
 err("ritos-bonus-bad-seat", text(_h, *_a[:-1], {"do": "bonus", "seat": 3, "points": 1}),
     len(_a) + 1, "seat must be P1..P3 (seat 0..2), not 3")
+err("ritos-bonus-unknown-card", text(_h, *_a[:-1], {"do": "bonus", "seat": 0, "points": 1,
+                                                    "card": "shoggoth"}),
+    len(_a) + 1, 'unknown bonus card "shoggoth"; expected one of idolo-antigo, azathoth, '
+    'cidade-de-innsmouth')
 err("ritos-points-range", text(RH, {"do": "score", "points": 10 ** 6}), 2, "points must be -999..999")
 err("ritos-unknown-verb", text(RH, {"do": "ritual", "winner": 0, "value": 1}), 2, "unknown verb")
 err("ritos-one-player", text(dict(RH, players=["A"], first=0)), 1, "2 to 4 players")

@@ -300,3 +300,21 @@ def test_altar_replay_write_all_undone(tmp_path):
     assert rc == 0
     assert [json.loads(ln) for ln in w.read_text(encoding="utf-8").splitlines()] == [H3]
     assert out == replay_cmd(str(w))[1]
+
+
+def test_altar_replay_write_keeps_the_bonus_cards(tmp_path):
+    """Ritos Ancestrais' optional `card` of a bonus: written back as read,
+    absent where the log had none; the written log replays alike."""
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(VALID["ritos-3p-bonus-cards"])
+    w = tmp_path / "out.jsonl"
+    rc, out, err = altar_cmd("replay", str(src), "--write", str(w))
+    assert (rc, err) == (0, b"")
+    written = [json.loads(ln) for ln in w.read_text(encoding="utf-8").splitlines()[1:]]
+    # as read, the undone Azathoth bonus gone
+    assert [a for a in written if a["do"] == "bonus"] == [
+        {"do": "bonus", "seat": 0, "points": 1}, {"do": "bonus", "seat": 2, "points": 1},
+        {"do": "bonus", "seat": 1, "points": 2, "card": "idolo-antigo"},
+        {"do": "bonus", "seat": 0, "points": -1},
+        {"do": "bonus", "seat": 2, "points": 3, "card": "cidade-de-innsmouth"}]
+    assert replay_cmd(str(w)) == (0, out, b"")

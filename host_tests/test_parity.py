@@ -1,11 +1,11 @@
 """CPython, MicroPython and CircuitPython's 32-bit VM (from sources and from
 .mpy files) replay every log of a corpus to the same bytes.
 
-The corpus (logcases.py) holds 123 valid logs (Sete Selos: 60, random whole
+The corpus (logcases.py) holds 124 valid logs (Sete Selos: 60, random whole
 games over 2/3/4 players, with options, truncated games, Unicode names, blank
 lines; Fantasmagória: 36, referee and quick entry, with and without a deck,
-every option, cut games; Ritos Ancestrais: 27) and 113 error logs (every
-error class of the contract, 24 of them Fantasmagória's, 7 Ritos'), plus
+every option, cut games; Ritos Ancestrais: 28) and 114 error logs (every
+error class of the contract, 24 of them Fantasmagória's, 8 Ritos'), plus
 the VM edge cases below. Each is written to a temp dir and replayed once per VM, in parallel;
 the tests then compare each VM's result with CPython's.
 """

@@ -1,7 +1,11 @@
 """Ritos Ancestrais (docs/rules.md, Ritos Ancestrais)."""
 
+import io
+import json
+
 import pytest
 
+from altar import log
 from altar import ritos_ancestrais as ra
 from altar.core import Rejected, Session
 from altar_host.randomplay import ritos_game
@@ -145,3 +149,71 @@ def test_random_games_undo_and_equal_turns(n, seed):
     assert v["status"] == "over" and v["final"] and v["winners"]
     assert len(set(turns)) == 1   # everyone had the same number of turns
     assert ra.NAME == v["game"]
+
+
+# -- a bonus may name its card -------------------------------------------------
+
+def bonus(seat, points, card=None):
+    d = {"do": "bonus", "seat": seat, "points": points}
+    if card is not None:
+        d["card"] = card
+    return d
+
+
+def test_a_bonus_may_name_its_card_and_scores_the_same():
+    named = finished([21, 18, 19])
+    plain = finished([21, 18, 19])
+    for i, card in enumerate(ra.BONUS_CARDS):
+        named.do(bonus(i, 2 + i, card))
+        plain.do(bonus(i, 2 + i))
+    assert named.view() == plain.view() and named.view()["scores"] == [23, 21, 23]
+    # the card is a small int at the end of the record, only when named
+    assert named.history[-3:] == [(3, 0, 2, 0), (3, 1, 3, 1), (3, 2, 4, 2)]
+    assert plain.history[-3:] == [(3, 0, 2), (3, 1, 3), (3, 2, 4)]
+    assert named.actions()[-1] == {"do": "bonus", "seat": 2, "points": 4,
+                                   "card": "cidade-de-innsmouth"}
+    assert "card" not in plain.actions()[-1]
+
+
+def test_a_bonus_card_survives_the_log_written_and_read():
+    s = finished([21, 18, 19])
+    s.do(bonus(1, 4, "azathoth"))
+    s.do(bonus(0, 2))
+    s.do(bonus(2, 3, "idolo-antigo"))
+    s.do({"do": "undo"})
+    s.do(bonus(2, 1, "cidade-de-innsmouth"))
+    out = io.StringIO()
+    log.write(s, out)
+    again = log.load(out.getvalue().splitlines())
+    assert again.actions() == s.actions() and again.history == s.history
+    assert again.view() == s.view()
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [x.get("card") for x in lines if x.get("do") == "bonus"] == \
+        ["azathoth", None, "cidade-de-innsmouth"]
+    out2 = io.StringIO()
+    log.write(again, out2)
+    assert out2.getvalue() == out.getvalue()
+
+
+@pytest.mark.parametrize("card,shown", [
+    ("cthulhu", '"cthulhu"'), ("Azathoth", '"Azathoth"'), ("", '""'), (2, "2"), (None, "null"),
+    (["azathoth"], '["azathoth"]'), ("Ídolo Antigo", '"\\u00cddolo Antigo"'),
+])
+def test_an_unknown_bonus_card_is_refused(card, shown):
+    s = finished([21, 18, 19])
+    s.do(bonus(0, 1, "azathoth"))
+    said = rejects(s, {"do": "bonus", "seat": 1, "points": 3, "card": card}, "")
+    assert said == ("unknown bonus card %s; expected one of idolo-antigo, azathoth, "
+                    "cidade-de-innsmouth" % shown)
+    assert s.view()["scores"] == [22, 18, 19]
+
+
+def test_a_bonus_seat_is_named_as_the_device_names_it():
+    assert rejects(finished([21, 18, 19]), bonus(3, 1, "azathoth"), "") == \
+        "seat must be P1..P3 (seat 0..2), not 3"
+    s = game(2)
+    s.do(score(21))
+    s.do(END)
+    s.do(END)
+    assert rejects(s, bonus(-1, 1), "") == "seat must be P1 or P2 (seat 0..1), not -1"
+

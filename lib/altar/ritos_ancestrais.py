@@ -28,6 +28,11 @@ CHECKLIST = ("draw 2", "one action", "discard to %d" % HAND_LIMIT)
 
 OPTIONS = {"invocations": INVOCATIONS}
 
+# The manual's end-game bonus cards, as a `bonus` action may name them
+# (optional key "card"; the record then ends with the card's index). The
+# name changes no score: the points are what the table entered.
+BONUS_CARDS = ("idolo-antigo", "azathoth", "cidade-de-innsmouth")
+
 _SCORE = const(1)
 _END_TURN = const(2)
 _BONUS = const(3)
@@ -141,9 +146,16 @@ def parse(rules, d):
         keys(d, ("do",))
         return (_END_TURN,)
     if verb == "bonus":
-        keys(d, ("do", "seat", "points"))
-        return (_BONUS, need_seat(need(d, "seat"), "seat", n),
-                need_int(need(d, "points"), "points", -_POINTS, _POINTS))
+        keys(d, ("do", "seat", "points", "card"))
+        t = (_BONUS, need_seat(need(d, "seat"), "seat", n),
+             need_int(need(d, "points"), "points", -_POINTS, _POINTS))
+        if "card" not in d:
+            return t
+        c = d["card"]
+        if c not in BONUS_CARDS:
+            raise Rejected("unknown bonus card %s; expected one of %s"
+                           % (quote(c), ", ".join(BONUS_CARDS)))
+        return t + (BONUS_CARDS.index(c),)
     if verb == "hands":
         keys(d, ("do", "counts"))
         t = [_HANDS]
@@ -160,5 +172,8 @@ def unparse(t):
     if v == _END_TURN:
         return {"do": "end-turn"}
     if v == _BONUS:
-        return {"do": "bonus", "seat": t[1], "points": t[2]}
+        d = {"do": "bonus", "seat": t[1], "points": t[2]}
+        if len(t) > 3:
+            d["card"] = BONUS_CARDS[t[3]]
+        return d
     return {"do": "hands", "counts": list(t[1:])}
