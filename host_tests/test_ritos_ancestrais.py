@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 
 import pytest
 
@@ -217,3 +218,23 @@ def test_a_bonus_seat_is_named_as_the_device_names_it():
     s.do(END)
     assert rejects(s, bonus(-1, 1), "") == "seat must be P1 or P2 (seat 0..1), not -1"
 
+
+@pytest.mark.parametrize("lang,names", [
+    ("pt", ["Azathoth", "—", "Cidade de Innsmouth"]),
+    ("en", ["Azathoth", "—", "Cidade de Innsmouth (City of Innsmouth)"]),
+])
+def test_the_sheet_names_the_bonus_cards(lang, names):
+    from altar_host import sheet
+    s = finished([21, 18, 19])
+    s.do(bonus(1, 4, "azathoth"))
+    s.do(bonus(0, 2))
+    s.do(bonus(2, 3, "cidade-de-innsmouth"))
+    page, _ = sheet.build(s, lang)
+    rows = re.findall(r"<tr><td><span class=seat[^>]*>([^<]*)</span></td><td>([^<]*)</td>"
+                      r"<td class=n>(-?\d+)</td></tr>", page)
+    assert rows == [("P1", names[0], "4"), ("P0", names[1], "2"), ("P2", names[2], "3")]
+    # a log that names no card: no card column
+    s = finished([21, 18, 19])
+    s.do(bonus(1, 4))
+    page, _ = sheet.build(s, lang)
+    assert re.search(r"<tr><td><span class=seat[^>]*>P1</span></td><td class=n>4</td></tr>", page)

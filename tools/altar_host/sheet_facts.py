@@ -223,7 +223,7 @@ class RitosAncestrais:
     view: dict
     turns: list = field(default_factory=list)
     trigger: int = 0        # the turn that reached 21 (0: none did)
-    bonuses: list = field(default_factory=list)     # (seat, points)
+    bonuses: list = field(default_factory=list)     # (seat, points, card's name or None)
 
 
 def ritos_ancestrais(session):
@@ -241,7 +241,7 @@ def ritos_ancestrais(session):
         elif verb == "end-turn":
             f.turns[-1].scores = list(st.scores)
         elif verb == "bonus":
-            f.bonuses.append((a["seat"], a["points"]))
+            f.bonuses.append((a["seat"], a["points"], a.get("card")))
         if st.trigger >= 0 and not reached:
             f.trigger = len(f.turns)
     f.view = s.view()

@@ -311,6 +311,17 @@ def _scores_chart(sheet, f):
     return ["<h2>%s</h2>" % html.escape(w["scores_chart"]), sheet.image("scores", fig, alt)]
 
 
+def _bonus_table(sheet, bonuses):
+    """Each bonus's seat and points, and its card where the log names one
+    (a column only when some bonus does: older logs name none)."""
+    w = sheet.w
+    if not any(c for _, _, c in bonuses):
+        return table((w["seat"], w["bonus"]), [(sheet.seat(s), p) for s, p, _ in bonuses])
+    return table((w["seat"], w["card"], w["bonus"]),
+                 [(sheet.seat(s), html.escape(w["bonus_" + c] if c else "—"), p)
+                  for s, p, c in bonuses])
+
+
 def _ritos_end(sheet, f):
     w = sheet.w
     v = f.view
@@ -323,8 +334,7 @@ def _ritos_end(sheet, f):
     else:
         parts.append(_p(html.escape(w["not_reached"])))
     if f.bonuses:
-        parts += ["<h3>%s</h3>" % html.escape(w["bonus"]),
-                  table((w["seat"], w["bonus"]), [(sheet.seat(s), p) for s, p in f.bonuses])]
+        parts += ["<h3>%s</h3>" % html.escape(w["bonus"]), _bonus_table(sheet, f.bonuses)]
     if v["hands"] is None:
         return _ending(sheet, v, parts)
     n = len(sheet.names)

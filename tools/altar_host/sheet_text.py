@@ -80,6 +80,10 @@ HOST = {
         "shared_by": "Empate em pontos e em cartas na mão: %s dividem a vitória.",
         "top_score": "%s fez mais pontos: %d.",
         "reached_mark": "21 atingido",
+        # the bonus cards a `bonus` may name (altar.ritos_ancestrais.BONUS_CARDS)
+        "bonus_idolo-antigo": "Ídolo Antigo",
+        "bonus_azathoth": "Azathoth",
+        "bonus_cidade-de-innsmouth": "Cidade de Innsmouth",
     },
     "en": {
         "sheet": "Game sheet",
@@ -150,6 +154,10 @@ HOST = {
         "shared_by": "Tied on points and on cards in hand: %s share the win.",
         "top_score": "%s scored the most: %d.",
         "reached_mark": "21 reached",
+        # the cards' printed names, then what they say
+        "bonus_idolo-antigo": "Ídolo Antigo (Ancient Idol)",
+        "bonus_azathoth": "Azathoth",
+        "bonus_cidade-de-innsmouth": "Cidade de Innsmouth (City of Innsmouth)",
     },
 }
 
