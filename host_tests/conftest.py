@@ -153,3 +153,39 @@ def vm_run(vm, args, heap=None, timeout=120):
 def run_replay(vm, path, heap=None):
     """(exit code, stdout bytes, stderr bytes) of the replay on one VM."""
     return vm_run(vm, ["-m", "altar.replay", path], heap, 60)
+
+
+def terminal(args, keys=(), rows=50, cols=100, env=None, cwd=ROOT):
+    """`altar ARGS` on a pseudo-terminal of rows x cols, as a person runs it:
+    once the first screen shows, each chunk of `keys` is typed (half a second
+    apart), then q. (exit status, everything it wrote)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    import time
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        os.environ.update(env or {})
+        os.execv(sys.executable, [sys.executable, "-m", "altar_host.cli"] + list(args))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    out = b""
+    todo = None
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.5)
+        if r:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                break
+        if todo is None and (b"q: quit" in out or b"q quits" in out):
+            todo = list(keys) + [b"q"]
+        if todo:
+            time.sleep(0.5)
+            os.write(fd, todo.pop(0))
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.WEXITSTATUS(status), out

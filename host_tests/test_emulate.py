@@ -9,6 +9,7 @@ import pytest
 from altar_host import emulate
 from altar_host.cli import main
 from altar_host.emulator import Device
+from conftest import terminal
 
 
 class Shots(list):
@@ -56,11 +57,22 @@ def test_export_reaches_a_file_that_altar_dump_reads(tmp_path, capsys):
     dev = Device("macropad", capture=False)
     serial = emulate.Serial(str(tmp_path / "serial.log"))
     shots = Shots()
+    assert emulate.typed(dev, "e", serial, shots, str(tmp_path)) == "No game to export yet"
     emulate.typed(dev, "\r\r\r\r\r3", serial, shots)        # a game, one ritual
-    status = emulate.typed(dev, "e", serial, shots)
-    assert str(tmp_path / "serial.log") in status and "altar dump" in status
+    status = emulate.typed(dev, "e", serial, shots, str(tmp_path))
     assert shots[-1] == "export"
+    # the export is a session log of its own, named after the game, and on the serial console
+    saved = [p for p in os.listdir(tmp_path) if p.endswith(".jsonl")]
+    assert len(saved) == 1 and saved[0].startswith("altar-sete-selos-")
+    assert status == "Exported: %s (and on the serial console, %s)" % (
+        tmp_path / saved[0], tmp_path / "serial.log")
+    assert main(["replay", "--json", str(tmp_path / saved[0])]) == 0
+    assert '"ritual": 1' in capsys.readouterr().out
+    emulate.typed(dev, "\r14e", serial, shots, str(tmp_path))  # again: a second file, not over it
+    assert len([p for p in os.listdir(tmp_path) if p.endswith(".jsonl")]) == 2
+    # the serial log holds both exports: `altar dump` takes the last
     assert main(["dump", str(tmp_path / "serial.log"), "-o", str(tmp_path / "g.jsonl")]) == 0
+    assert (tmp_path / "g.jsonl").read_text().count("ritual") == 2
     # scripted: the export word prints the markers too, as a board's console
     keys = tmp_path / "keys.txt"
     keys.write_text("ok ok ok ok ok 3 export\n")
@@ -83,3 +95,26 @@ def test_bad_key_files_and_words_get_one_line(tmp_path, capsys):
     bad.write_text("wait:soon\n")
     assert main(["emulate", "--keys", str(bad)]) == 2
     assert "wait:MS takes milliseconds" in capsys.readouterr().err
+
+
+def test_quitting_keeps_the_game_and_the_next_run_resumes_it(tmp_path):
+    """The board keeps its flash when unplugged: so does the emulator, in the
+    user's data folder; --fresh starts over with the old flash moved aside."""
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    args = ["emulate", "--lang", "en", "--serial-log", os.devnull]
+    flash = tmp_path / "data" / "altar" / "macropad.flash"
+    # New game > Sete Selos > 4 players > P1 deals; P2 won ritual 1 with 5.
+    status, out = terminal(args + ["--players", "Ana,Bia,Caio,Duda"],
+                           [b"\r", b"4", b"1", b"\r", b"2", b"5"], env=env, cwd=str(tmp_path))
+    assert status == 0
+    said = out.decode(errors="replace").replace("\r", "").replace("\n", "")
+    assert ("The game is kept in %s: `altar emulate --board macropad` resumes it" % flash) in said
+    status, out = terminal(args, [b"u"], rows=24, cols=80, env=env, cwd=str(tmp_path))
+    text = out.decode(errors="replace")
+    assert status == 0 and "Resumed from %s" % flash in text.replace("\r\n", "")
+    assert ">Bia" in text and "Bia won ritual 1" in text       # its names, then what was undone
+    status, out = terminal(args + ["--fresh"], env=env, cwd=str(tmp_path))
+    said = out.decode(errors="replace").replace("\r", "").replace("\n", "")
+    assert status == 0 and "No game was started" in said
+    assert ("The flash before --fresh is in %s.previous" % flash) in said
+    assert os.path.exists(str(flash) + ".previous")

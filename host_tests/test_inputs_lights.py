@@ -1,14 +1,7 @@
 """Key presses to inputs (short, long, timestamps), the lights' effects, and
 the emulator's interactive terminal."""
 
-import fcntl
 import os
-import pty
-import select
-import struct
-import sys
-import termios
-import time
 
 import pytest
 
@@ -16,7 +9,7 @@ from altar_fw.inputs import BACK, LONG_MS, NEXT, OK, PREV, UNDO, Presses, ticks_
 from altar_fw.lights import BANISHED, EFFECTS, SEAT_COLOURS, Lights
 from altar_host.emulator import TICKS_START, TICKS_WRAP, Device, Pixels
 from device_driver import new_game, ritual
-from conftest import ROOT
+from conftest import terminal
 
 KEYMAP = ((PREV, BACK), (OK, 0), (NEXT, UNDO))
 
@@ -105,28 +98,8 @@ def test_a_reveal_flashes_the_pixels_on_the_device():
     (24, 80, "│Sete Selos"),                  # 80x24: the screen's text rows instead
     (8, 40, "The terminal is too small"),    # and says so when even that does not fit
 ])
-def test_interactive_terminal_fits_the_window_and_quits(rows, cols, shows):
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "altar_host.cli", "emulate",
-                                  "--board", "feather-oled", "--serial-log", os.devnull])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    out = b""
-    deadline = time.time() + 60
-    sent = False
-    while time.time() < deadline:
-        r, _, _ = select.select([fd], [], [], 0.5)
-        if r:
-            try:
-                out += os.read(fd, 65536)
-            except OSError:
-                break
-        if not sent and (b"q: quit" in out or b"q quits" in out):
-            os.write(fd, b"\r")         # OK: Sete Selos
-            time.sleep(1)
-            os.write(fd, b"q")
-            sent = True
-    _, status = os.waitpid(pid, 0)
-    assert sent and os.WEXITSTATUS(status) == 0
+def test_interactive_terminal_fits_the_window_and_quits(rows, cols, shows, tmp_path):
+    status, out = terminal(["emulate", "--board", "feather-oled", "--serial-log", os.devnull],
+                           [b"\r"], rows, cols, {"XDG_DATA_HOME": str(tmp_path)})   # OK: Sete Selos
+    assert status == 0
     assert shows.encode() in out

@@ -186,7 +186,15 @@ def main(argv=None):
     e = command("emulate", "run the device's firmware on this computer")
     e.add_argument("--board", default="macropad",
                    choices=("macropad", "pico-display", "feather-oled"))
-    e.add_argument("--nvm", metavar="FILE", help="keep the flash journal in FILE (kept across runs)")
+    e.add_argument("--nvm", metavar="FILE",
+                   help="keep the flash in FILE, resumed on the next run; default: in a terminal, "
+                        "the board's own file in your data folder (~/.local/share/altar/ on "
+                        "Linux); with --keys or piped key words, none (an erased flash)")
+    e.add_argument("--fresh", action="store_true",
+                   help="start with an erased flash; the old one is moved to FILE.previous")
+    e.add_argument("--players", metavar="NAMES",
+                   help="the seats' names for new games, e.g. \"Ana,Bia,Caio,Duda\" "
+                        "(ALTAR_PLAYERS on a board)")
     e.add_argument("--keys", metavar="FILE", help="press the key words in FILE")
     e.add_argument("--screens", metavar="DIR",
                    help="write a PNG of the screen at boot and after each key, interactive or not")

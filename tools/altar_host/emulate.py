@@ -7,7 +7,12 @@ Enter = ok, Backspace/Esc = back, u = undo, 1-7 = the value keys (boards
 that have them), e = export, q = quit. The footer shows the keys this board
 has. What the device prints on its serial console (the export, between its
 markers) goes to --serial-log FILE, as a terminal on a real board would
-capture it, ready for `altar dump FILE`.
+capture it, ready for `altar dump FILE`; an export (e, or Menu > Export)
+also becomes a session log of its own, altar-GAME-DATE-TIME.jsonl.
+
+As a board keeps its flash when unplugged, the emulator keeps each board's
+flash in the user's data folder (or --nvm FILE) and resumes the game from it;
+--fresh moves the old one aside and starts with an erased flash.
 
 Without a terminal it reads key words from standard input. Key words (also
 for --keys FILE): prev next ok back undo 1..7, wait:MS, reboot, export; #
@@ -15,15 +20,18 @@ starts a comment. The serial console then goes to standard output (or
 --serial-log), then the last screen's text.
 """
 
+import json
 import os
 import random
 import re
 import select
 import shutil
 import sys
+import time
 
 from altar import log
-from altar_host.emulator import WORDS, Device, FlashNVM
+from altar_fw.journal import END
+from altar_host.emulator import WORDS, Device, FlashNVM, dump_to_log
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
@@ -112,8 +120,7 @@ def frame(dev, cols, rows, status=""):
     tail = ["pixels " + "".join("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (c >> 16, c >> 8 & 255, c & 255)
                                 for c in dev.lit())]
     help_lines = _wrap(footer(dev), cols)
-    if status:
-        tail.append(status[:cols])
+    tail += [status[i:i + cols] for i in range(0, len(status), cols)]
     for screen in (blocks(dev), boxed(dev)):
         width = max(len(r) for r in screen)
         if width <= cols and len(screen) + len(tail) + len(help_lines) <= rows:
@@ -170,9 +177,15 @@ def monkey(dev, n, rng):
         dev.tick(rng.randrange(0, 300))
 
 
+def kept_flash(board):
+    """Where the emulator keeps a board's flash between runs."""
+    import platformdirs
+    return os.path.join(platformdirs.user_data_dir("altar", appauthor=False), board + ".flash")
+
+
 class Serial:
     """Where the device's serial console goes: a file (appended to), or a
-    stream; `take(dev)` moves what the device printed there."""
+    stream; `take(dev)` moves what the device printed there and returns it."""
 
     def __init__(self, path=None, stream=None):
         self.path = path
@@ -181,24 +194,45 @@ class Serial:
     def take(self, dev):
         text = "".join(dev.serial)
         if not text:
-            return False
+            return ""
         del dev.serial[:]
         if self.path:
             with open(self.path, "a", encoding="utf-8") as f:
                 f.write(text)
         else:
             self.stream.write(text)
-        return True
+        return text
 
 
-def typed(dev, chunk, serial, shot):
+def save_export(text, folder="."):
+    """The session log of an export as a new file in `folder`, named after
+    its game and the time (altar-sete-selos-20261203-2310.jsonl); its path."""
+    out = dump_to_log(text)
+    log.load(out.splitlines())              # what the device exports must replay
+    stem = os.path.join(folder, "altar-%s-%s" % (json.loads(out.split("\n", 1)[0])["game"],
+                                                time.strftime("%Y%m%d-%H%M")))
+    path = stem + ".jsonl"
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = "%s-%d.jsonl" % (stem, n)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(out)
+    return path
+
+
+def typed(dev, chunk, serial, shot, folder="."):
     """Handle a chunk of terminal input, key by key: None for q (quit), else
-    a status line to show ("" for none new)."""
+    a status line to show ("" for none new). An export's log goes to a file
+    in `folder` too."""
     status = ""
     for k in split_keys(chunk):
         if k == "q":
             return None
         if k == "e":
+            if dev.app.ui.session is None:
+                status = "No game to export yet"
+                continue
             dev.app.store.export()
             w = "export"
         else:
@@ -207,9 +241,10 @@ def typed(dev, chunk, serial, shot):
                 continue
             dev.press(w)
         shot(w)
-        if serial.take(dev):
-            status = ("The log went to the serial console, %s: altar dump %s -o game.jsonl"
-                      % (serial.path, serial.path))
+        text = serial.take(dev)
+        saved = save_export(text, folder) if END in text else None
+        if saved:
+            status = "Exported: %s (and on the serial console, %s)" % (saved, serial.path)
     return status
 
 
@@ -222,12 +257,11 @@ def window():
     return (cols, rows) if cols and rows else tuple(shutil.get_terminal_size())
 
 
-def interactive(dev, serial, shot):
+def interactive(dev, serial, shot, status=""):
     import termios
     import tty
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
-    status = ""
     shown = None
     try:
         tty.setcbreak(fd)
@@ -251,6 +285,16 @@ def interactive(dev, serial, shot):
         sys.stdout.write("\n")
 
 
+def kept(dev, args, path, aside):
+    """What quitting says: where the game is kept and how to take it up."""
+    again = "altar emulate --board %s%s" % (args.board, " --nvm " + path if args.nvm else "")
+    said = ("The game is kept in %s: `%s` resumes it (--fresh starts over)." % (path, again)
+            if dev.app.ui.session is not None else "No game was started; the flash is %s." % path)
+    if aside:
+        said += " The flash before --fresh is in %s." % aside
+    return said
+
+
 def main(args):
     scripted = args.keys or args.monkey or not sys.stdin.isatty()
     script = ""
@@ -264,13 +308,20 @@ def main(args):
             return 2
     elif scripted and not args.monkey:
         script = sys.stdin.read()
-    nvm = FlashNVM(args.nvm)
+    path = args.nvm or (None if scripted else kept_flash(args.board))
+    aside = None
+    if path:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        if args.fresh and os.path.exists(path):
+            aside = path + ".previous"
+            os.replace(path, aside)       # one step back stays possible
+    nvm = FlashNVM(path)
     rng = random.Random(args.seed)
     if args.power_cut:
         nvm.chaos = (args.power_cut * 100, rng)
     # Pixels are captured only when someone looks: PNG frames or the terminal.
     dev = Device(args.board, nvm, seed=args.seed, capture=bool(args.screens) or not scripted,
-                 lang=args.lang)
+                 lang=args.lang, players=args.players or "")
     frames = 0
 
     def shot(name):
@@ -299,7 +350,10 @@ def main(args):
         if not args.monkey:
             print("\n".join(dev.text()))
     else:
-        interactive(dev, Serial(args.serial_log or SERIAL_LOG), shot)
+        resumed = dev.app.ui.session is not None
+        interactive(dev, Serial(args.serial_log or SERIAL_LOG), shot,
+                    "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path))
+        print(kept(dev, args, path, aside))
     if args.power_cut:
         print("power cuts: %d" % dev.cuts, file=sys.stderr)
     if args.export:

@@ -604,12 +604,12 @@ _CONSOLE_CODES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A
 
 
 def dump_to_log(text):
-    """The lines between the device's export markers: a session log. The
-    console's escape codes and line ends ("\\r\\r\\n" from the board's UART)
-    are dropped."""
+    """The lines between the device's export markers, the last export's in
+    a capture that holds several: a session log. The console's escape codes
+    and line ends ("\\r\\r\\n" from the board's UART) are dropped."""
     lines = [ln for ln in (_CONSOLE_CODES.sub("", ln).strip() for ln in text.splitlines()) if ln]
     if BEGIN in lines:
-        lines = lines[lines.index(BEGIN) + 1:]
+        lines = lines[len(lines) - lines[::-1].index(BEGIN):]
         if END not in lines:
             raise ValueError("the dump has no end marker: it was cut short")
         lines = lines[:lines.index(END)]
