@@ -23,8 +23,10 @@ RITOS = 2
 
 
 def same_result_after_export(dev):
-    again = log.load(dev.export().splitlines())
+    text = dev.export()
+    again = log.load(text.splitlines())
     assert again.view() == dev.app.ui.session.view()
+    return text
 
 
 def check_fantasmagoria(dev):
@@ -117,7 +119,13 @@ def test_fantasmagoria_screens_follow_the_rules():
         goto(dev, value_of(dev, number))
     assert dev.app.ui.screen.big == 7 and dev.text()[1].startswith("Possessed 1.3")
     dev.press("ok")
-    assert [o[1] for o in dev.app.ui.opts] == [0, 1]    # an open trick: no end of round
+    goto(dev, value_of(dev, 2))          # End round, while the possessions' trick is open:
+    assert dev.text() == ["End round", "A possession waits", "for its trick: enter",
+                          "the trick's winner", "first."]          # said why, nothing done
+    assert dev.app.ui.session.state.open and len(dev.app.ui.session.history) == 3
+    dev.press("ok")
+    assert dev.app.ui.mode == fa_screens.BOARD
+    dev.press("ok")
     goto(dev, 0)
     goto(dev, value_of(dev, 2))
     dev.press("ok")
@@ -157,13 +165,16 @@ def test_ritos_final_round_banner_bonus_and_hands():
         goto(dev, value_of(dev, 1))
     assert dev.app.ui.session.state.done
     goto(dev, value_of(dev, 0))          # bonus
+    assert dev.text() == ["Qual bônus?", "Ídolo Antigo", "Azathoth", "Cidade de Innsmouth", "Outro"]
+    goto(dev, value_of(dev, 3))          # Cidade de Innsmouth
     goto(dev, value_of(dev, 2))          # P3
     goto(dev, value_of(dev, 5))
     goto(dev, value_of(dev, 1))          # hand counts
     for c in (4, 2, 7):
         goto(dev, value_of(dev, c))
     assert dev.text()[0] == "P2 vence!" and dev.app.ui.event == "victory"
-    same_result_after_export(dev)
+    exported = same_result_after_export(dev)
+    assert '{"card": "cidade-de-innsmouth", "do": "bonus", "points": 5, "seat": 2}' in exported
 
 
 # -- power cuts, for every game -----------------------------------------------------------
@@ -292,10 +303,11 @@ def ra_tour(dev, shot):
         dev.press("ok")
         pick(dev, 1)
     shot("ra-end")
-    for points in (20, 3):              # P2's bonuses: 23, as P1
+    for points, card in ((20, 2), (3, 0)):      # P2's bonuses, Azathoth and other: 23, as P1
         pick(dev, 0)
         if points == 20:
             shot("ra-bonus")
+        pick(dev, card)
         pick(dev, 1)
         pick(dev, points)
     pick(dev, 1)
@@ -351,6 +363,12 @@ def test_every_string_fits_and_every_glyph_is_in_the_font():
             if not key.endswith("_text"):
                 # %s is a seat (at most "Ban") or a list filled in by the screen
                 assert len(text.replace("%d", "9").replace("%s", "P1")) <= 20, text
+            elif key.startswith(("players_", "full", "unreadable", "exported", "end_round")):
+                # a message screen's body: at most its 4 rows, with the longest name
+                if key.startswith("players_"):
+                    text += table["players_default_text"]
+                body = text.replace("%d", "9").replace("%s", "Bartholomeu")
+                assert len(U.wrap(body)) <= U.ROWS, text
 
 
 def test_keys_on_a_result_screen_do_nothing_wrong():
@@ -417,3 +435,39 @@ def test_names_cut_to_fit_and_letters_the_font_lacks_fall_back():
     goto(dev, 0)                                 # Mariana won: her long name cut to fit
     assert dev.text()[0] == "Mariana venceu com"
     assert len(U.fit(dev.app.ui.T["move_to"], ("Bartholomeu",))) <= U.COLS
+
+
+# -- Sete Selos: the power now, from the menu ---------------------------------------------------
+
+def test_power_now_is_the_end_by_power_as_if_it_came_now():
+    from altar.sete_selos import power_if_ended
+    from altar_fw import sete_selos as ss
+    from device_driver import new_game, ritual
+    dev = Device("macropad", capture=False, lang="en", players="Ana,Bia,Caio")
+    new_game(dev, 3, 0)
+    rng = random.Random(4)
+    seen_removal = False
+    while not dev.app.ui.session.state.over:
+        ui = dev.app.ui
+        st = ui.session.state
+        if ui.mode != ss.BOARD:
+            goto(dev, 0)                 # a redirect or a removal: the first choice
+            continue
+        dev.press("back")                # the menu
+        labels = [o[0] for o in ui.opts]
+        assert labels[-1] == "Power now"
+        goto(dev, len(labels) - 1)
+        pw, winners, _, removed = power_if_ended(st)
+        rows = dev.text()
+        assert rows[0] == "Power if it ended"
+        for seat in range(3):
+            assert rows[1 + seat].split()[:2] == [ui.short[seat], str(pw[seat])]
+            assert ("%d removed" % removed[seat] in rows[1 + seat]) == bool(removed[seat])
+        seen_removal = seen_removal or any(removed)
+        assert ui.screen.cursor == (winners[0] if winners else -1)    # the winner inverted
+        dev.press("ok" if rng.random() < 0.5 else "back")
+        assert ui.mode == ss.BOARD
+        ritual(dev, rng.randrange(3), rng.randrange(1, 8))
+    assert seen_removal
+    dev.press("back")
+    assert "Power now" not in [o[0] for o in dev.app.ui.opts]     # over: the result says it

@@ -462,3 +462,35 @@ def test_undo_through_the_removal_phase():
 
 def test_module_names():
     assert sete_selos.NAME == "sete-selos"
+
+
+# -- the device's "power now": the end by power as if it came now --------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_power_if_ended_is_the_end_by_power_when_it_comes(n):
+    """Before the first removal of an end by power, the prediction is the
+    result once every seat removes as suggested; asking changes nothing."""
+    import random
+    from altar.core import Session
+    from altar.sete_selos import power_if_ended
+    rng = random.Random(n)
+    checked = 0
+    for game in range(80):
+        s = Session(header(n, seed=game))
+        st = s.state
+        while not st.over and s.view()["awaiting"] is None:
+            before = snapshot(st)
+            power_if_ended(st)
+            assert snapshot(st) == before
+            s.do(q(rng.randrange(st.rules.seats), rng.randrange(1, 8)))
+            while s.view()["awaiting"] and s.view()["awaiting"]["do"] == "redirect":
+                s.do({"do": "redirect", "elder": [e + 1 for e in range(7) if not st.rev >> e & 1][0]})
+        if st.over:
+            continue             # won at once, or no seat had cultists to remove
+        want = power_if_ended(st)
+        while not st.over:
+            seat = s.view()["awaiting"]["seat"]
+            s.do({"do": "remove", "seat": seat, "elders": suggest(st, seat)})
+        assert (st.powers, st.winners, st.decider) == want[:3]
+        checked += 1
+    assert checked >= 3

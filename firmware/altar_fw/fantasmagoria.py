@@ -61,15 +61,15 @@ class Play:
 
     def open(self):
         """OK on the board: a trick's winner, a possession, or the round's end
-        (not while a possession waits for its trick's winner)."""
+        (offered always, so that it is where it was: while a possession waits
+        for its trick's winner, choosing it says so)."""
         ui = self.ui
         st = ui.session.state
         T = ui.T
         opts = [(T["trick_win"], 0, 1)]
         if st.possessed != (1 << st.rules.seats) - 1:
             opts.append((T["possession"], 1, 2))
-        if not st.open:
-            opts.append((T["end_round"], 2, 3))
+        opts.append((T["end_round"], 2, 3))
         ui.options(TRICK, opts)
 
     def back(self):
@@ -92,6 +92,8 @@ class Play:
                 ui.options(WINNER, seat_options(ui.names), sel=st.leader)
             elif v == 1:
                 ui.options(POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
+            elif st.open:
+                ui.info(ui.T["end_round"], ui.T["end_round_wait_text"])
             else:
                 self.piles = []
                 self._ask_ghosts()

@@ -1,12 +1,14 @@
 """Ritos Ancestrais on the device: whose turn (its colour on the pixels),
 the turn's checklist, points in quick steps, the final-round banner with who
-still plays, then bonuses and hand counts, and the winner or a shared win.
+still plays, then bonuses (which card, whose, how many points) and hand
+counts, and the winner or a shared win.
 
 The turn screen: the title names the seat in turn; the scores follow, two
 seats a line; then the checklist (its done step inverted) and, once 21 is
 reached, who still plays.
 """
 
+from altar.ritos_ancestrais import BONUS_CARDS
 from altar_fw.ui import COLS, fit, seat_options
 
 TURN = 20
@@ -17,6 +19,9 @@ BONUS_SEAT = 24
 BONUS_POINTS = 25
 HANDS = 26
 OVER = 27
+BONUS_CARD = 28
+# The manual's end-game bonus cards (the log's BONUS_CARDS), then "other".
+_CARDS = ("idolo", "azathoth", "innsmouth", "other_bonus")
 _CELL = 6        # a name's columns in the scores, two seats a row
 # Points as entered, the common ones first; corrections last.
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, -1, -2, -5)
@@ -32,6 +37,7 @@ class Play:
 
     def __init__(self, ui):
         self.ui = ui
+        self.card = 0          # the bonus's card: 1 + its BONUS_CARDS index, 0 for other
         self.seat = 0          # the bonus's seat
         self.counts = []       # hand counts entered so far
 
@@ -73,15 +79,21 @@ class Play:
             ui.act({"do": "score", "points": v})
         elif m == END:
             if v == 0:
-                ui.options(BONUS_SEAT, seat_options(ui.names))
+                ui.options(BONUS_CARD, [(ui.T[_CARDS[i]], (i + 1) % 4, i + 1) for i in range(4)])
             else:
                 self.counts = []
                 ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+        elif m == BONUS_CARD:
+            self.card = v
+            ui.options(BONUS_SEAT, seat_options(ui.names))
         elif m == BONUS_SEAT:
             self.seat = v
             ui.options(BONUS_POINTS, _points(STEPS[:13]))
         elif m == BONUS_POINTS:
-            ui.act({"do": "bonus", "seat": self.seat, "points": v})
+            d = {"do": "bonus", "seat": self.seat, "points": v}
+            if self.card:
+                d["card"] = BONUS_CARDS[self.card - 1]
+            ui.act(d)
         elif m == HANDS:
             self.counts.append(v)
             if len(self.counts) < n:
@@ -172,6 +184,8 @@ class Play:
             s.title = fit(T["points_q"], (names[st.turn],))
         elif m == END:
             s.title = T["scores"] % " ".join([str(x) for x in st.scores])
+        elif m == BONUS_CARD:
+            s.title = T["bonus_q"]
         elif m == BONUS_SEAT:
             s.title = T["bonus_who"]
         elif m == BONUS_POINTS:

@@ -1,6 +1,7 @@
 """Cthulhu: Sete Selos on the device: the board, quick ritual entry (winner,
 then value), the redirect prompt, the removals with the engine's suggestion
-first, and the result with its tie-break.
+first, the power each seat would have were the game to end now (from the
+menu), and the result with its tie-break.
 
 The board, 5 rows of 20 columns, is a table: the title is its header (the
 ritual in play, the Elders' values 1-7 over their columns, then insanity's
@@ -11,7 +12,7 @@ numbers are. On a colour screen each seat's row is in its colour, the
 pixels' colour for that seat.
 """
 
-from altar.sete_selos import power_of, removals
+from altar.sete_selos import power_if_ended, power_of, removals
 from altar_fw.ui import fit, seat_options
 
 BOARD = 20
@@ -20,6 +21,7 @@ VALUE = 22
 REDIRECT = 23
 REMOVE = 24
 OVER = 25
+SCORE = 26
 _SHOWN = 12          # removal choices listed, best first
 _CELL = 5            # Elder e's column is _CELL + 2 * e
 _INS = 19            # insanity's column
@@ -71,9 +73,13 @@ class Play:
         ui = self.ui
         ui.options(WINNER, seat_options(ui.names), sel=ui.session.state.leader)
 
+    def score(self):
+        """The menu's "Power now": the end by power, as if it came now."""
+        self.ui.options(SCORE, [])
+
     def back(self):
         ui = self.ui
-        if ui.mode == WINNER:
+        if ui.mode == WINNER or ui.mode == SCORE:
             self.enter()
         elif ui.mode == VALUE:
             ui.options(WINNER, seat_options(ui.names), sel=self.winner)
@@ -140,6 +146,9 @@ class Play:
         if m == OVER:
             self._over(s, st)
             return
+        if m == SCORE:
+            self._score(s, st)
+            return
         ui.draw_options(s)
         if m == WINNER:
             s.title = T["winner_q"] % (st.ritual + 1)
@@ -177,6 +186,19 @@ class Play:
         s.lines = lines
         s.inv = [revealed] * r.seats
         s.tints = [4 if seat == r.banished else seat for seat in range(r.seats)]
+
+    def _score(self, s, st):
+        """A row a seat: its power after removing its insanity's worth (the
+        suggested removal), the seat that would win inverted."""
+        T = self.ui.T
+        pw, w, _, removed = power_if_ended(st)
+        s.title = T["power_if"]
+        s.lines = [("%-3s %3d  " % (self.ui.short[i], pw[i]) + (T["removed"] % removed[i]
+                                                                if removed[i] else "")).rstrip()
+                   for i in range(st.rules.seats)]
+        s.cursor = w[0] if w else -1
+        s.seat = s.cursor
+        s.tints = [4 if seat == st.rules.banished else seat for seat in range(st.rules.seats)]
 
     def _over(self, s, st):
         r = st.rules

@@ -285,8 +285,8 @@ class Ui:
         elif m == p.OVER:
             if key == OK or key == BACK:
                 self.menu()
-        elif key == BACK:
-            p.back()
+        elif key == BACK or key == OK and not self.opts:
+            p.back()         # a screen to read (the score view): OK returns too
         else:
             self.choose_key(key)
 
@@ -384,6 +384,8 @@ class Ui:
         T = self.T
         opts = [(T["back_game"], 0, 1), (T["undo_last"], 1, 2), (T["export"], 2, 3),
                 (T["new_game"], 3, 4)]
+        if hasattr(self.play, "score") and not self.session.state.over:
+            opts.append((T["power_now"], 4, 5))      # the game's own score view
         self.options(MENU, opts, back_to=-1)
 
     def _menu(self, v):
@@ -395,6 +397,8 @@ class Ui:
         elif v == 2:
             self.sink.export()
             self.info(self.T["exported"], self.T["exported_text"])
+        elif v == 4:
+            self.play.score()
         else:
             self.options(CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
 

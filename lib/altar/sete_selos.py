@@ -153,6 +153,23 @@ def best_removal(stacks, k, table, low=True):
     return removals(stacks, k, table, low, 1)[0]
 
 
+def power_if_ended(state):
+    """(power per seat, winners, decider, cultists removed per seat) were the
+    game to end by power now: each seat removes its insanity's worth as the
+    device suggests (the Banished as it would), then power_result."""
+    r = state.rules
+    cult = bytearray(state.cult)
+    removed = []
+    for s in range(r.seats):
+        k = state.removal_count(s)
+        if k:
+            for e in (best_removal(state.stacks(s), k, r.power, r.banished_low)
+                      if s == r.banished else suggest(state, s)):
+                cult[s * 7 + e - 1] -= 1
+        removed.append(k)
+    return power_result(cult, r.seats, r.power) + (removed,)
+
+
 class State:
     """The mutable state of one game; built once, reset in place."""
 
