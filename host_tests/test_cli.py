@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from altar_fw.journal import BEGIN, END
 from altar_host import simulate as sim
 from altar_host.cli import main
 
@@ -71,6 +72,52 @@ def test_replay_speaks_on_a_terminal_and_keeps_json_for_machines(tmp_path, capsy
     assert "not over" in out
     code, out, _ = run(["replay", "--json", str(game)], capsys, terminal=True)
     assert json.loads(out)["game"] == "fantasmagoria"
+
+
+GAME = ['{"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia", "Caio", "Duda"]}',
+        '{"do": "ritual", "value": 5, "winner": 1}', '{"do": "undo"}',
+        '{"do": "ritual", "value": 4, "winner": 2}',
+        '{"cards": [[1, 3], [1, 5], [0, 5], [1, 4]], "do": "ritual"}']
+
+
+def capture(tmp_path, lines):
+    """A serial capture of the device exporting `lines`, with the console's chatter around."""
+    path = tmp_path / "serial.txt"
+    path.write_text("code.py output:\r\n%s\r\n%s\r\n>>> \r\n"
+                    % (BEGIN, "\r\n".join(lines + [END])))
+    return str(path)
+
+
+def test_dump_prints_the_log_alone_without_o(tmp_path, capsys):
+    code, out, err = run(["dump", capture(tmp_path, GAME)], capsys)
+    assert code == 0 and out == "".join(ln + "\n" for ln in GAME) and not err
+    code, out, err = run(["dump", capture(tmp_path, GAME), "-o", "-"], capsys)
+    assert code == 0 and out == "".join(ln + "\n" for ln in GAME) and not err
+
+
+def test_dump_to_a_file_says_what_it_wrote(tmp_path, capsys):
+    game = str(tmp_path / "game.jsonl")
+    code, out, err = run(["dump", capture(tmp_path, GAME), "-o", game], capsys)
+    assert code == 0 and not out
+    assert err == ("altar dump: wrote %s: a sete-selos game of 4 players (Ana, Bia, Caio, Duda), "
+                   "3 actions, 1 undone\n" % game)
+    assert open(game).read() == "".join(ln + "\n" for ln in GAME)
+    code, out, err = run(["dump", capture(tmp_path, GAME[:2]), "-o", game], capsys)
+    assert code == 0 and err.endswith("(Ana, Bia, Caio, Duda), 1 action\n")
+
+
+def test_dump_says_why_it_cannot_in_one_line(tmp_path, capsys):
+    code, out, err = run(["dump", capture(tmp_path, GAME), "--sheet"], capsys)
+    assert (code, out) == (2, "")
+    assert err == "altar dump: --sheet needs -o LOG: the sheet is written beside the log\n"
+    code, out, err = run(["dump", capture(tmp_path, GAME), "-o",
+                          str(tmp_path / "no" / "game.jsonl")], capsys)
+    assert code == 2 and not out and err.count("\n") == 1 and "cannot write" in err
+    code, out, err = run(["dump", capture(tmp_path, GAME[:1] + ['{"do": "undo"}'])], capsys)
+    assert code == 2 and not out
+    assert err == "altar dump: the exported log is refused: line 2: nothing to undo\n"
+    code, out, err = run(["dump", str(tmp_path / "nope.txt")], capsys)
+    assert code == 2 and not out and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv,says", [

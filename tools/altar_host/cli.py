@@ -100,9 +100,16 @@ def cmd_deploy(args):
 
 
 def cmd_dump(args):
-    """The lines between the export markers, checked by replaying them."""
+    """The lines between the export markers, checked by replaying them: to
+    standard output, or to a file with a line on standard error saying what
+    it holds."""
     from altar_fw.journal import END
     from altar_host.emulator import dump_to_log
+    if args.sheet and args.output == "-":
+        # Refused before listening: the export is read off the port only once.
+        print("altar dump: --sheet needs -o LOG: the sheet is written beside the log",
+              file=sys.stderr)
+        return 2
     try:
         if args.dump.startswith("/dev/"):
             import serial  # pyserial, installed with Blinka
@@ -117,15 +124,32 @@ def cmd_dump(args):
             with open(args.dump, encoding="utf-8", errors="replace") as f:
                 text = f.read()
         out = dump_to_log(text)
-        log.load(out.splitlines())
+        lines = out.splitlines()
+        session = log.load(lines)
     except (OSError, ValueError) as e:
         print("altar dump: %s" % e, file=sys.stderr)
         return 2
     except log.LogError as e:
         print("altar dump: the exported log is refused: %s" % e, file=sys.stderr)
         return 2
-    with open(args.output, "w", encoding="utf-8") as f:
-        f.write(out)
+    if args.output == "-":
+        sys.stdout.write(out)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(out)
+    except OSError as e:
+        print("altar dump: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
+        return 2
+    # Every line after the header is an action or an undo, and each undo
+    # takes one kept action away (as sheet.read counts them).
+    undone = (len(lines) - 1 - len(session.history)) // 2
+    actions = len(lines) - 1 - undone
+    players = session.header["players"]
+    print("altar dump: wrote %s: a %s game of %d players (%s), %d action%s%s"
+          % (args.output, session.header["game"], len(players), ", ".join(players), actions,
+             "" if actions == 1 else "s", ", %d undone" % undone if undone else ""),
+          file=sys.stderr)
     if args.sheet:
         return cmd_sheet(argparse.Namespace(log=args.output, output=None, lang=args.lang))
     return 0
@@ -212,11 +236,14 @@ def main(argv=None):
     e.set_defaults(fn=cmd_emulate)
     u = command("dump", "read a device's serial export back into a session log")
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
-    u.add_argument("-o", "--output", required=True, metavar="LOG")
+    u.add_argument("-o", "--output", default="-", metavar="LOG",
+                   help="write the log to LOG and say on standard error what it holds; "
+                        "-: the log's lines alone on standard output")
     u.add_argument("--sheet", action="store_true",
-                   help="also write the game sheet beside the log (as `altar sheet LOG`)")
+                   help="also write the game sheet beside the log (as `altar sheet LOG`); "
+                        "needs -o")
     u.add_argument("--lang", default="pt", choices=("pt", "en"),
-                   help="the sheet's language, in the device's words (default: pt)")
+                   help="the sheet's language, in the device's words")
     u.set_defaults(fn=cmd_dump)
     t = command("sheet", "a game sheet of a session log: one HTML page, its pictures "
                          "embedded and also written beside it as PNGs")
