@@ -270,11 +270,32 @@ def test_deploy_adds_settings_keys_and_reports_them(drive, capsys):
         BOARD + LANG.replace('= "pt"', '= "en"')).replace("\n", "\r\n").encode())
 
 
-def test_deploy_refuses_unknown_boards_and_missing_folders(tmp_path):
+def test_deploy_refuses_unknown_boards_and_missing_folders(tmp_path, capsys):
     with pytest.raises(ValueError):
         deploy.deploy(str(tmp_path), "arduino")
-    with pytest.raises(deploy.DeployError):
-        deploy.deploy(str(tmp_path / "nope"), "macropad")
+    missing = str(tmp_path / "media" / "CIRCUITPY")
+    assert main(["deploy", missing, "--board", "macropad"]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err == ("altar deploy: %s does not exist: is the board's drive mounted? "
+                               "To lay out a new folder there, add --create\n" % missing)
+    assert not os.path.exists(tmp_path / "media")
+    (tmp_path / "file").write_text("x")
+    for create in ([], ["--create"]):
+        assert main(["deploy", str(tmp_path / "file"), "--board", "macropad"] + create) == 2
+        out, err = capsys.readouterr()
+        assert not out and err == ("altar deploy: %s is not a folder (the CIRCUITPY drive)\n"
+                                   % (tmp_path / "file"))
+    assert main(["deploy", str(tmp_path / "file" / "sub"), "--board", "macropad",
+                 "--create"]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.startswith("altar deploy: cannot write ") and err.count("\n") == 1
+
+
+def test_create_makes_the_folder_and_its_parents(tmp_path, capsys):
+    new = tmp_path / "a" / "b"
+    assert main(["deploy", str(new), "--board", "macropad", "--create"]) == 0
+    assert "lib/altar/core.py" in tree(new) and "settings.toml" in tree(new)
+    assert "wrote %d files to %s" % (len(tree(new)), new) in capsys.readouterr().out
 
 
 def test_board_picking_by_id_and_override():

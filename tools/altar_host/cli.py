@@ -274,6 +274,9 @@ def main(argv=None):
     b.set_defaults(fn=cmd_balance)
     p_ = command("deploy", "lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
+    p_.add_argument("--create", action="store_true",
+                    help="make DIR (and its parents) if it does not exist; without it a missing "
+                         "DIR is refused, as a drive not mounted is")
     p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))
     mpy = p_.add_mutually_exclusive_group()
     mpy.add_argument("--mpy-cross", metavar="PATH",

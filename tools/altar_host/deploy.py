@@ -217,9 +217,12 @@ def merge_settings(old, board, lang=None):
     return head + tail, added, changed
 
 
-def deploy(target, board, mpy_cross=None, lang=None):
+def deploy(target, board, mpy_cross=None, lang=None, create=False):
     """Lay out `target` for `board`, modules compiled by `mpy_cross` (checked,
     see find_mpy_cross) or copied as .py if None; `lang` sets ALTAR_LANG.
+    A missing `target` is made (with its parents) if `create`, else refused:
+    an unmounted drive is a folder missing under /media, and laying one out
+    there would put the files on the computer's own disk.
 
     Returns (files written, modules written, settings keys added, settings
     values changed).
@@ -227,7 +230,12 @@ def deploy(target, board, mpy_cross=None, lang=None):
     name = board.replace("-", "_")
     boards.load(name)                       # an unknown board fails here
     if not os.path.isdir(target):
-        raise DeployError("%s is not a folder (the CIRCUITPY drive)" % target)
+        if os.path.lexists(target):
+            raise DeployError("%s is not a folder (the CIRCUITPY drive)" % target)
+        if not create:
+            raise DeployError("%s does not exist: is the board's drive mounted? To lay out a "
+                              "new folder there, add --create" % target)
+        os.makedirs(target)
     lib = os.path.join(target, "lib")
     written = [os.path.join(target, "code.py")]
     shutil.copyfile(os.path.join(ROOT, "firmware", "code.py"), written[0])
@@ -267,9 +275,13 @@ def main(args):
         exe, how, passed = (None, None, []) if args.py else find_mpy_cross(args.mpy_cross)
         for n in passed:
             note(n)
-        files, modules, added, changed = deploy(args.dir, args.board, exe, args.lang)
+        files, modules, added, changed = deploy(args.dir, args.board, exe, args.lang,
+                                                args.create)
     except (DeployError, ValueError) as e:
         note(e)
+        return 2
+    except OSError as e:                    # a drive read-only, full or gone
+        note("cannot write %s: %s" % (e.filename or args.dir, e.strerror))
         return 2
     if exe:
         print("%d modules as .mpy, compiled by %s (%s); the packages' __init__.py as source"
