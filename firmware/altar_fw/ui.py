@@ -89,32 +89,8 @@ class Screen:
         self.big = None      # a number drawn large at the right (the planchette)
 
 
-MAX_SEATS = 4
-NAME_LEN = 10     # a name's characters: 4 of them keep the journal's header frame small
+NAME_LEN = 10     # a name's characters (altar_fw.settings)
 SHORT = 3         # a name's columns in the boards' tables
-
-
-def player_names(text):
-    """ALTAR_PLAYERS ("Ana,Bia,Caio,Duda": seat 1 first) as a list of names;
-    "" or None: none. A bad setting raises ValueError(reason's key, its
-    value) for the language's table (players_*_text)."""
-    if not text:
-        return []
-    names = [n.strip() for n in text.split(",")]
-    if len(names) > MAX_SEATS:
-        raise ValueError("players_many_text", len(names))
-    for i in range(len(names)):
-        n = names[i]
-        if not n:
-            raise ValueError("players_empty_text", i + 1)
-        if len(n) > NAME_LEN:
-            raise ValueError("players_long_text", n)
-        for ch in n:
-            if ch < " " or ch == '"' or ch == "\\":
-                raise ValueError("players_char_text", n)
-        if n in names[:i]:
-            raise ValueError("players_twice_text", n)
-    return names
 
 
 def seat_names(rules, width=NAME_LEN):
@@ -194,14 +170,20 @@ class Ui:
     def check_players(self, text):
         """ALTAR_PLAYERS' names for new games; a bad setting is said on the
         screen, and the seats stay P1-P4."""
+        import sys
+        import altar_fw
+        from altar_fw import settings
         T = self.T
         try:
-            self.players = player_names(text)
+            self.players = settings.player_names(text)
         except ValueError as e:
             self.players = []
             if self.mode != INFO:       # an unreadable journal is said first
                 self.notice = ""
                 self.info(T["players_bad"], T[e.args[0]] % e.args[1] + T["players_default_text"])
+        # Read once at boot: the module goes, and its code with it (the heap).
+        del sys.modules["altar_fw.settings"]
+        del altar_fw.settings
 
     def resume(self, session):
         """Take over a game (read back from the journal)."""

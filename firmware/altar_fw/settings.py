@@ -1,0 +1,30 @@
+"""ALTAR_PLAYERS, the seats' names in settings.toml, read once at boot (and
+checked by `altar deploy --players`). A module of its own: the Ui drops it
+once read, so its code does not stay in the board's heap."""
+
+MAX_SEATS = 4
+NAME_LEN = 10     # 4 names this long keep the journal's header in one frame
+
+
+def player_names(text):
+    """ALTAR_PLAYERS ("Ana,Bia,Caio,Duda": seat 1 first) as a list of names;
+    "" or None: none. A bad setting raises ValueError(reason's key, its
+    value) for the language's table (players_*_text); quotes and
+    backslashes are refused so that the value stays a plain TOML string."""
+    if not text:
+        return []
+    names = [n.strip() for n in text.split(",")]
+    if len(names) > MAX_SEATS:
+        raise ValueError("players_many_text", len(names))
+    for i in range(len(names)):
+        n = names[i]
+        if not n:
+            raise ValueError("players_empty_text", i + 1)
+        if len(n) > NAME_LEN:
+            raise ValueError("players_long_text", n)
+        for ch in n:
+            if ch < " " or ch == '"' or ch == "\\":
+                raise ValueError("players_char_text", n)
+        if n in names[:i]:
+            raise ValueError("players_twice_text", n)
+    return names
