@@ -244,6 +244,61 @@ def test_settings_gain_the_missing_keys_and_keep_every_line(old, new, added, cha
     assert deploy.merge_settings(old.encode(), "macropad") == (new.encode(), added, changed)
 
 
+PLAYERS = ("# The seats' names in order, seat 1 first: at most 4, each at most 10 characters; "
+           "the device shows them instead of P1-P4.\n")
+
+
+def test_players_are_set_when_given_and_else_kept_or_left_out():
+    old = b'ALTAR_PLAYERS = "Ana,Bia" # ours\r\nX = 1'
+    assert deploy.merge_settings(old, "macropad") == (
+        old + ("\n" + BOARD + LANG).replace("\n", "\r\n").encode(),
+        ["ALTAR_BOARD", "ALTAR_LANG"], [])
+    assert deploy.merge_settings(old, "macropad", players="Ana,Bia,Caio")[0].startswith(
+        b'ALTAR_PLAYERS = "Ana,Bia,Caio" # ours\r\nX = 1\r\n')
+    assert deploy.merge_settings(b"A = 1\n[t]\n", "macropad", "en", "Ana") == (
+        ("A = 1\n" + BOARD + LANG.replace('= "pt"', '= "en"') + PLAYERS + 'ALTAR_PLAYERS = "Ana"\n'
+         "[t]\n").encode(), ["ALTAR_BOARD", "ALTAR_LANG", "ALTAR_PLAYERS"], [])
+
+
+def test_deploy_sets_the_players_names(drive, capsys):
+    settings = drive / "settings.toml"
+    settings.write_text('ALTAR_BOARD = "macropad"\nALTAR_LANG = "en"\n[mine]\nALTAR_PLAYERS = 1\n')
+    argv = ["deploy", str(drive), "--board", "macropad"]
+    assert main(argv + ["--players", " Ana , Bia,Caio,Duda "]) == 0
+    assert "settings.toml: added ALTAR_PLAYERS\n" in capsys.readouterr().out
+    assert settings.read_text() == (
+        'ALTAR_BOARD = "macropad"\nALTAR_LANG = "en"\n' + PLAYERS
+        + 'ALTAR_PLAYERS = "Ana,Bia,Caio,Duda"\n[mine]\nALTAR_PLAYERS = 1\n')
+    kept = settings.read_bytes()
+    for same in ([], ["--players", "Ana,Bia,Caio,Duda"]):
+        assert main(argv + same) == 0
+        assert "settings.toml: kept as it was" in capsys.readouterr().out
+        assert settings.read_bytes() == kept
+    assert main(argv + ["--players", "Ana,Bia", "--lang", "pt"]) == 0
+    assert ('settings.toml: ALTAR_LANG "en" -> "pt"; ALTAR_PLAYERS "Ana,Bia,Caio,Duda" -> '
+            '"Ana,Bia"\n') in capsys.readouterr().out
+    assert main(argv + ["--players", ""]) == 0       # none: the device's P1-P4
+    assert 'ALTAR_PLAYERS "Ana,Bia" -> ""' in capsys.readouterr().out
+    assert 'ALTAR_PLAYERS = ""\n[mine]' in settings.read_text()
+
+
+@pytest.mark.parametrize("names,says", [
+    ("A,B,C,D,E", "5 names, at most 4."),
+    ("Ana,,Bia", "Name 2 is empty."),
+    ("Ana,Bartholomew", "Bartholomew: at most 10 letters."),
+    ('Ana,"Bia"', '"Bia": no quotes or backslashes.'),
+    ("Ana,Bia,Ana", "Ana twice."),
+])
+def test_bad_players_are_refused_before_anything_is_written(tmp_path, drive, capsys, names, says):
+    assert main(["deploy", str(drive), "--board", "macropad", "--players", names]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err == "altar deploy: --players: %s\n" % says
+    assert tree(drive) == []
+    assert main(["deploy", str(tmp_path / "new"), "--board", "macropad", "--create",
+                 "--players", names]) == 2
+    assert not (tmp_path / "new").exists()
+
+
 def test_a_language_given_replaces_the_drives():
     old = b'X = 1\nALTAR_LANG = "pt"  # mine\nALTAR_BOARD = "macropad"\n'
     assert deploy.merge_settings(old, "macropad", "en") == (

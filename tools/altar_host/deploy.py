@@ -5,7 +5,8 @@
     DIR/lib/altar_fw/              the firmware's modules
     DIR/lib/boards/                the profile table and this board's profile
     DIR/fonts/                     the font (Altar Mono 12) and its licence
-    DIR/settings.toml              ALTAR_BOARD (this board), ALTAR_LANG (--lang, or kept)
+    DIR/settings.toml              ALTAR_BOARD (this board), ALTAR_LANG (--lang, or kept),
+                                   ALTAR_PLAYERS (--players, or kept)
     DIR/requirements.txt           for `circup install -r requirements.txt`
 
 The modules under lib/ are compiled to .mpy by CircuitPython's mpy-cross, the
@@ -30,6 +31,8 @@ import sys
 import tempfile
 
 import boards
+from altar_fw.settings import player_names
+from altar_fw.ui import strings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -48,13 +51,15 @@ REQUIREMENTS = {
 }
 
 # settings.toml: the heading goes in an empty file only; each key comes with
-# its comment.
+# its comment, and the value a missing key gets when none is given (None:
+# the key is added only when given).
 SETTINGS_HEAD = "# Altar's settings (CircuitPython reads this file at boot).\n"
 SETTINGS_KEYS = (
-    ("ALTAR_BOARD", "# The board profile; without it Altar picks one from board.board_id.\n"
-                    'ALTAR_BOARD = "{board}"\n'),
-    ("ALTAR_LANG", '# The language: "pt" (Português do Brasil) or "en" (English).\n'
-                   'ALTAR_LANG = "{lang}"\n'),
+    ("ALTAR_BOARD", "# The board profile; without it Altar picks one from board.board_id.\n",
+     None),
+    ("ALTAR_LANG", '# The language: "pt" (Português do Brasil) or "en" (English).\n', "pt"),
+    ("ALTAR_PLAYERS", "# The seats' names in order, seat 1 first: at most 4, each at most 10 "
+                      "characters; the device shows them instead of P1-P4.\n", None),
 )
 
 MPY_VERSION = 6             # CircuitPython 9 and 10 load this .mpy version only
@@ -181,11 +186,23 @@ def _setting(key):
     return re.compile(rb'^([ \t]*%s[ \t]*=[ \t]*)("[^"\r\n]*"|[^\s#]*)' % key.encode(), re.M)
 
 
-def merge_settings(old, board, lang=None):
+def players_setting(text):
+    """--players as ALTAR_PLAYERS, checked by the firmware's own parser (what
+    the device would refuse is refused here) and written as it reads it:
+    each name without the spaces around it."""
+    try:
+        return ",".join(player_names(text))
+    except ValueError as e:
+        key, value = e.args
+        raise DeployError("--players: " + strings("en")[key] % value)
+
+
+def merge_settings(old, board, lang=None, players=None):
     """settings.toml's bytes with Altar's keys set: (new, added, changed).
 
     ALTAR_BOARD names this board (only its profile is on the drive); ALTAR_LANG
-    is set to `lang` if given, else kept, or "pt" when missing. A key counts
+    is set to `lang` if given, else kept, or "pt" when missing; ALTAR_PLAYERS
+    is set to `players` if given, else kept, and never added. A key counts
     as set when a line outside comments assigns it; a changed value is
     replaced in its line, every other byte is kept. New lines use the file's
     line ending and go before any [table] (CircuitPython ignores keys in
@@ -193,21 +210,24 @@ def merge_settings(old, board, lang=None):
     """
     cut = _top(old)
     head, tail = old[:cut], old[cut:]
-    want = {"ALTAR_BOARD": board, "ALTAR_LANG": lang}
+    want = {"ALTAR_BOARD": board, "ALTAR_LANG": lang, "ALTAR_PLAYERS": players}
     added = []
     changed = []
-    for key, _ in SETTINGS_KEYS:
+    text = ""
+    for key, comment, missing in SETTINGS_KEYS:
+        value = want[key]
         m = _setting(key).search(head)
         if m is None:
-            added.append(key)
+            if value is None:
+                value = missing
+            if value is not None:
+                added.append(key)
+                text += comment + '%s = "%s"\n' % (key, value)
             continue
-        value = want[key]
         if value is not None and m.group(2) != b'"%s"' % value.encode():
             changed.append((key, m.group(2).decode("utf-8", "replace").strip('"'), value))
             head = head[:m.start(2)] + b'"%s"' % value.encode() + head[m.end(2):]
     if added:
-        text = "".join(lines for k, lines in SETTINGS_KEYS if k in added).format(
-            board=board, lang=lang or "pt")
         if not old:
             return (SETTINGS_HEAD + text).encode(), added, changed
         nl = b"\r\n" if b"\r\n" in old else b"\n"
@@ -217,9 +237,10 @@ def merge_settings(old, board, lang=None):
     return head + tail, added, changed
 
 
-def deploy(target, board, mpy_cross=None, lang=None, create=False):
+def deploy(target, board, mpy_cross=None, lang=None, create=False, players=None):
     """Lay out `target` for `board`, modules compiled by `mpy_cross` (checked,
-    see find_mpy_cross) or copied as .py if None; `lang` sets ALTAR_LANG.
+    see find_mpy_cross) or copied as .py if None; `lang` sets ALTAR_LANG,
+    `players` (as players_setting returns it) ALTAR_PLAYERS.
     A missing `target` is made (with its parents) if `create`, else refused:
     an unmounted drive is a folder missing under /media, and laying one out
     there would put the files on the computer's own disk.
@@ -255,7 +276,7 @@ def deploy(target, board, mpy_cross=None, lang=None, create=False):
     if os.path.exists(settings):
         with open(settings, "rb") as f:
             old = f.read()
-    new, added, changed = merge_settings(old, name, lang)
+    new, added, changed = merge_settings(old, name, lang, players)
     if new != old:
         with open(settings, "wb") as f:
             f.write(new)
@@ -272,11 +293,12 @@ def main(args):
         print("altar deploy: %s" % text, file=sys.stderr)
 
     try:
+        players = None if args.players is None else players_setting(args.players)
         exe, how, passed = (None, None, []) if args.py else find_mpy_cross(args.mpy_cross)
         for n in passed:
             note(n)
         files, modules, added, changed = deploy(args.dir, args.board, exe, args.lang,
-                                                args.create)
+                                                args.create, players)
     except (DeployError, ValueError) as e:
         note(e)
         return 2
