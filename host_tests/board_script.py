@@ -5,12 +5,13 @@ module."""
 
 import boards
 from altar_host import board_emu
-from altar_host.emulator import Device
-from device_driver import goto, play, value_of
+from altar_host.emulator import Device, png_pixels
+from device_driver import goto, new_game, play, ritual, value_of
 from test_device import TOUR, tour
 
 PROFILE = boards.load("pico_display")
 START = 5.0            # emulated s of the first press: the first screen is out
+NAMES = "Ana,Bia,Zoë"  # ALTAR_PLAYERS of the drive named(); the font lacks ë
 
 
 class Enough(Exception):
@@ -20,11 +21,13 @@ class Enough(Exception):
 class Script:
     """A play on the host emulator's Pico Display, kept to be pressed on the
     board: the keys, the screens named on the way (name, keys pressed before
-    it), and the session's view after each key."""
+    it; with `capture`, the host's pixels of each too), and the session's
+    view after each key."""
 
-    def __init__(self, lang="pt"):
-        self.dev = Device("pico-display", capture=False, lang=lang)
+    def __init__(self, lang="pt", players="", capture=False):
+        self.dev = Device("pico-display", capture=capture, lang=lang, players=players)
         self.shots = []
+        self.pixels = {}
         self.views = [None]
         key = self.dev.key
 
@@ -36,6 +39,8 @@ class Script:
 
     def shot(self, name):
         self.shots.append((name, len(self.dev.keyed)))
+        if self.dev.capture:
+            self.pixels[name] = png_pixels(self.dev.png())
 
     def presses(self):
         return board_emu.key_presses(self.dev.keyed, START, PROFILE.KEYS)
@@ -56,6 +61,20 @@ def whole_game():
     play(s.dev, TOUR[1][-1])
     s.dev.press("ok")
     goto(s.dev, value_of(s.dev, 2))     # Export log
+    return s
+
+
+def named():
+    """A drive whose settings.toml names the seats (NAMES): a 3-player Sete
+    Selos game that Bia deals, Zoë wins ritual 1 with 5, then the menu's
+    Power now."""
+    s = Script("en", NAMES, capture=True)
+    new_game(s.dev, 3, 1)
+    ritual(s.dev, 2, 5)
+    s.shot("names-board")
+    s.dev.press("back")
+    goto(s.dev, value_of(s.dev, 4))     # Power now
+    s.shot("names-power")
     return s
 
 

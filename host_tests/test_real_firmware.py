@@ -22,7 +22,7 @@ from altar.core import Session
 from altar_host import board_emu, st7789
 from altar_host.emulator import Device, FlashNVM, dump_to_log, png_pixels
 from conftest import HERE
-from board_script import PROFILE, START, opening, whole_game
+from board_script import NAMES, PROFILE, START, named, opening, whole_game
 from test_device import TOUR
 from test_device_games import fa_tour, ra_tour
 
@@ -59,20 +59,20 @@ def images(tmp_path_factory):
     if why:
         pytest.skip("the emulated Pico cannot run: " + why)
     out = {}
-    for lang in ("pt", "en"):
-        d = str(tmp_path_factory.mktemp("circuitpy-" + lang))
+    for name, lang, players in (("pt", "pt", None), ("en", "en", None), ("names", "en", NAMES)):
+        d = str(tmp_path_factory.mktemp("circuitpy-" + name))
         try:
-            board_emu.make_drive(d, "pico-display", lang=lang)
+            board_emu.make_drive(d, "pico-display", lang=lang, players=players)
         except board_emu.Unavailable as e:    # e.g. no network for pip download
             pytest.skip(str(e))
-        out[lang] = board_emu.fat_image(d, str(tmp_path_factory.mktemp("img") / "circuitpy.img"))
+        out[name] = board_emu.fat_image(d, str(tmp_path_factory.mktemp("img") / "circuitpy.img"))
     return out
 
 
 @pytest.fixture(scope="module")
 def scripts():
     return {"game": whole_game(), "fa": opening(fa_tour, "pt", "fa-board"),
-            "ra": opening(ra_tour, "en", "ra-points")}
+            "ra": opening(ra_tour, "en", "ra-points"), "names": named()}
 
 
 KEYS = os.path.join(os.path.dirname(HERE), "tools", "rp2040", "two-rituals.keys")
@@ -90,8 +90,9 @@ def runs(images, scripts, tmp_path_factory):
     cli = str(tmp_path_factory.mktemp("cli"))
     readme = lambda: board_emu.main(["--keys", KEYS, "--png", os.path.join(cli, "screen.png"),
                                      "--keep", cli])
-    game, fa, ra, code = in_parallel(go("game", "pt"), go("fa", "pt"), go("ra", "en"), readme)
-    return {"game": game, "fa": fa, "ra": ra, "cli": (code, cli)}
+    game, fa, ra, names, code = in_parallel(go("game", "pt"), go("fa", "pt"), go("ra", "en"),
+                                            go("names", "names"), readme)
+    return {"game": game, "fa": fa, "ra": ra, "names": names, "cli": (code, cli)}
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +185,20 @@ def test_the_screens_on_the_way_are_the_goldens(runs, scripts):
         moments = [presses[n][1] - 0.001 if n < len(presses) else s.end() for _, n in s.shots]
         for (shot, _), got in zip(s.shots, glass(runs[name], moments)):
             assert got == golden(shot), shot
+
+
+def test_names_in_settings_toml_show_on_the_board_and_go_into_its_journal(runs, scripts):
+    """ALTAR_PLAYERS as `altar deploy --players` writes it, read by the real
+    CircuitPython: the board's screens are the host emulator's with the same
+    setting (ë drawn as e), and its journal's header keeps the names."""
+    s = scripts["names"]
+    r = runs["names"]
+    presses = s.presses()
+    moments = [presses[n][1] - 0.001 if n < len(presses) else s.end() for _, n in s.shots]
+    for (shot, _), got in zip(s.shots, glass(r, moments)):
+        assert got == s.pixels[shot], shot
+    dev = host_boot(r.nvm_path)
+    assert dev.app.ui.session.rules.players == ["Ana", "Bia", "Zoë"]
 
 
 def test_the_whole_games_journal_is_resumed_at_the_next_boot(runs, after, scripts):

@@ -10,7 +10,8 @@ def player_names(text):
     """ALTAR_PLAYERS ("Ana,Bia,Caio,Duda": seat 1 first) as a list of names;
     "" or None: none. A bad setting raises ValueError(reason's key, its
     value) for the language's table (players_*_text); quotes and
-    backslashes are refused so that the value stays a plain TOML string."""
+    backslashes (and control characters) are refused so that the value
+    stays a plain TOML string."""
     if not text:
         return []
     names = [n.strip() for n in text.split(",")]
@@ -23,7 +24,7 @@ def player_names(text):
         if len(n) > NAME_LEN:
             raise ValueError("players_long_text", n)
         for ch in n:
-            if ch < " " or ch == '"' or ch == "\\":
+            if ch < " " or ch == "\x7f" or ch == '"' or ch == "\\":
                 raise ValueError("players_char_text", n)
         if n in names[:i]:
             raise ValueError("players_twice_text", n)

@@ -133,14 +133,16 @@ def install_libs(drive, wheels, mpy_cross=None):
                         f.write(z.read(n))
 
 
-def make_drive(target, board="pico-display", mpy_cross="default", lang="pt", libs_mpy=True):
-    """`altar deploy target --board board` (.mpy with the shared mpy-cross when
-    it is there, unless mpy_cross=None) plus the CircuitPython libraries of
-    the requirements.txt it writes, from PyPI. Returns target."""
+def make_drive(target, board="pico-display", mpy_cross="default", lang="pt", libs_mpy=True,
+               players=None):
+    """`altar deploy target --board board [--players players]` (.mpy with the
+    shared mpy-cross when it is there, unless mpy_cross=None) plus the
+    CircuitPython libraries of the requirements.txt it writes, from PyPI.
+    Returns target."""
     if mpy_cross == "default":
         mpy_cross = MPY_CROSS if os.path.exists(MPY_CROSS) else None
     os.makedirs(target, exist_ok=True)
-    _deploy.deploy(target, board, mpy_cross=mpy_cross, lang=lang)
+    _deploy.deploy(target, board, mpy_cross=mpy_cross, lang=lang, players=players)
     with open(os.path.join(target, "requirements.txt")) as f:     # what circup would read
         names = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
     install_libs(target, fetch_libs(names), mpy_cross if libs_mpy else None)
