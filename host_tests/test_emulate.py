@@ -118,3 +118,20 @@ def test_quitting_keeps_the_game_and_the_next_run_resumes_it(tmp_path):
     assert status == 0 and "No game was started" in said
     assert ("The flash before --fresh is in %s.previous" % flash) in said
     assert os.path.exists(str(flash) + ".previous")
+
+
+def test_names_from_the_command_line_reach_the_export_and_the_sheet(tmp_path, capsys):
+    keys = tmp_path / "keys.txt"
+    keys.write_text("ok 3 1   # Sete Selos, 3 players, Ana deals\nok 2 5   # Bia won with 5\nexport\n")
+    assert main(["emulate", "--lang", "en", "--players", "Ana, Bia,Zoë", "--keys", str(keys)]) == 0
+    out = capsys.readouterr().out
+    assert "Ana" in out.split("-----END ALTAR LOG-----")[1]       # the last screen: names
+    (tmp_path / "serial.txt").write_text(out)
+    assert main(["dump", str(tmp_path / "serial.txt"), "-o", str(tmp_path / "g.jsonl"),
+                 "--sheet"]) == 0
+    assert '"players": ["Ana", "Bia", "Zo\\u00eb"]' in (tmp_path / "g.jsonl").read_text()
+    html = (tmp_path / "g.html").read_text()
+    assert "Bia" in html and "Zoë" in html
+    keys.write_text("# the first screen only\n")
+    assert main(["emulate", "--players", "A,B,C,D,E", "--keys", str(keys)]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == ["Erro: ALTAR_PLAYERS", "5 nomes, no máximo"]
