@@ -320,13 +320,9 @@ def ra_tour(dev, shot):
 TOURS = {"fa": ("pt", fa_tour), "ra": ("en", ra_tour)}
 
 
-@pytest.mark.parametrize("board", BOARDS)
-@pytest.mark.parametrize("tour", sorted(TOURS))
-def test_golden_screens_of_the_new_games(board, tour):
-    """ALTAR_REGEN=1 rewrites them (then look at them)."""
-    lang, play = TOURS[tour]
-    dev = Device(board, lang=lang)
-
+def golden_shots(dev, board):
+    """shot(name): the screen now must be the golden BOARD-NAME.png
+    (ALTAR_REGEN=1 rewrites it)."""
     def shot(name):
         path = os.path.join(GOLDEN, "%s-%s.png" % (board, name))
         data = dev.png()
@@ -335,7 +331,56 @@ def test_golden_screens_of_the_new_games(board, tour):
                 f.write(data)
         with open(path, "rb") as f:
             assert png_pixels(f.read()) == png_pixels(data), path
-    play(dev, shot)
+    return shot
+
+
+def names_tour(dev, shot):
+    """ALTAR_PLAYERS="Ana,Bia,Caio,Inês": Sete Selos (Bia deals, rituals
+    until someone is insane, the board and Power now), then Fantasmagória's
+    board, the scares on two rows."""
+    from device_driver import new_game, ritual
+    from altar_fw import sete_selos as ss
+    new_game(dev, 4, 1)
+    rng = random.Random(2)
+    st = dev.app.ui.session.state
+    while not any(st.ins) or dev.app.ui.mode != ss.BOARD:
+        if dev.app.ui.mode != ss.BOARD:
+            goto(dev, 0)
+        else:
+            ritual(dev, rng.randrange(4), rng.randrange(1, 8))
+    shot("names-board")
+    dev.press("back")
+    goto(dev, value_of(dev, 4))          # Power now
+    shot("names-power")
+    dev.press("ok")
+    dev.press("back")
+    goto(dev, value_of(dev, 3))          # New game
+    goto(dev, value_of(dev, 1))          # erase
+    pick(dev, FANTASMAGORIA)
+    pick(dev, 4)
+    pick(dev, 5)                         # trump 5
+    pick(dev, 2)                         # Caio leads
+    dev.press("ok")
+    pick(dev, 0)                         # a trick, for Caio
+    pick(dev, 2)
+    shot("names-fa")
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_golden_screens_with_names(board):
+    """ALTAR_REGEN=1 rewrites them (then look at them)."""
+    dev = Device(board, lang="pt", players="Ana,Bia,Caio,Inês")
+    names_tour(dev, golden_shots(dev, board))
+    assert dev.text()[0] == "Rodada 1  Líder Caio"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("tour", sorted(TOURS))
+def test_golden_screens_of_the_new_games(board, tour):
+    """ALTAR_REGEN=1 rewrites them (then look at them)."""
+    lang, play = TOURS[tour]
+    dev = Device(board, lang=lang)
+    play(dev, golden_shots(dev, board))
     st = dev.app.ui.session.state
     assert st.over
     if tour == "fa":

@@ -2,7 +2,7 @@
 """docs/screens-*.png: the main screens (the golden PNGs of
 host_tests/golden/screens), 3 by 3 and enlarged, for the README: Sete Selos
 on each board, Fantasmagória on the Pico Display, Ritos Ancestrais on the
-Feather."""
+Feather, and the seats named by ALTAR_PLAYERS on the Pico Display."""
 
 import io
 import os
@@ -18,7 +18,8 @@ RA = ("ra-turn", "ra-action", "ra-points", "ra-final", "ra-end", "ra-bonus", "ra
 SHEETS = (("screens-macropad", "macropad", SETE, 2), ("screens-pico-display", "pico-display", SETE, 1),
           ("screens-feather-oled", "feather-oled", SETE, 2),
           ("screens-fantasmagoria", "pico-display", FA, 1),
-          ("screens-ritos-ancestrais", "feather-oled", RA, 2))
+          ("screens-ritos-ancestrais", "feather-oled", RA, 2),
+          ("screens-names", "pico-display", ("names-board", "names-power", "names-fa"), 1))
 GAP = 6
 
 
