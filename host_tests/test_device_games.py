@@ -485,8 +485,8 @@ def test_names_cut_to_fit_and_letters_the_font_lacks_fall_back():
 # -- Sete Selos: the power now, from the menu ---------------------------------------------------
 
 def test_power_now_is_the_end_by_power_as_if_it_came_now():
-    from altar.sete_selos import power_if_ended
     from altar_fw import sete_selos as ss
+    from altar_fw.sete_selos import power_if_ended
     from device_driver import new_game, ritual
     dev = Device("macropad", capture=False, lang="en", players="Ana,Bia,Caio")
     new_game(dev, 3, 0)

@@ -472,7 +472,7 @@ def test_power_if_ended_is_the_end_by_power_when_it_comes(n):
     result once every seat removes as suggested; asking changes nothing."""
     import random
     from altar.core import Session
-    from altar.sete_selos import power_if_ended
+    from altar_fw.sete_selos import power_if_ended     # the device's Power now
     rng = random.Random(n)
     checked = 0
     for game in range(80):

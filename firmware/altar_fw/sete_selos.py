@@ -12,7 +12,7 @@ numbers are. On a colour screen each seat's row is in its colour, the
 pixels' colour for that seat.
 """
 
-from altar.sete_selos import power_if_ended, power_of, removals
+from altar.sete_selos import best_removal, power_of, power_result, removals, suggest
 from altar_fw.ui import fit, seat_options
 
 BOARD = 20
@@ -25,6 +25,25 @@ SCORE = 26
 _SHOWN = 12          # removal choices listed, best first
 _CELL = 5            # Elder e's column is _CELL + 2 * e
 _INS = 19            # insanity's column
+
+
+def power_if_ended(state):
+    """(power per seat, winners, decider, cultists removed per seat) were the
+    game to end by power now: each seat removes its insanity's worth as the
+    device suggests (the Banished as it would), then the engine's
+    power_result. Here, not in the engine: only the device asks (a replay's
+    heap does not hold it)."""
+    r = state.rules
+    cult = bytearray(state.cult)
+    removed = []
+    for s in range(r.seats):
+        k = state.removal_count(s)
+        if k:
+            for e in (best_removal(state.stacks(s), k, r.power, r.banished_low)
+                      if s == r.banished else suggest(state, s)):
+                cult[s * 7 + e - 1] -= 1
+        removed.append(k)
+    return power_result(cult, r.seats, r.power) + (removed,)
 
 
 class Play:

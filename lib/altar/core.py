@@ -55,40 +55,18 @@ def need(d, key):
     return d[key]
 
 
-def need_int(v, what, lo, hi):
+def need_int(v, what, lo, hi, ban=None):
+    """v, an integer lo..hi from the log. With `ban` (the Banished Cultist's
+    seat, or -1) v is a seat 0..hi, refused by name and by number: "winner
+    must be P1..P3 (seat 0..2), not 5" (altar.seats words it)."""
     # type() rather than isinstance(): CPython counts True as an int.
     if type(v) is not int:
         raise Rejected("%s must be an integer" % what)
     if v < lo or v > hi:
+        if ban is not None:
+            from altar.seats import seat_range
+            raise Rejected("%s must be %s, not %d" % (what, seat_range(hi + 1, ban), v))
         raise Rejected("%s must be %d..%d, not %d" % (what, lo, hi, v))
-    return v
-
-
-def seat_name(seat, banished=-1):
-    """A seat as the device names it to people: P1..Pn (the log's seat + 1),
-    "Ban" for the Banished Cultist (`banished`: its seat, or -1)."""
-    return "Ban" if seat == banished else "P%d" % (seat + 1)
-
-
-def seat_ref(seat, banished=-1):
-    """A seat in a message: its name, then the log's number: "P3 (seat 2)"."""
-    return "%s (seat %d)" % (seat_name(seat, banished), seat)
-
-
-def need_seat(v, what, seats, banished=-1):
-    """A seat 0..seats-1 from the log; refused by name and by number:
-    "winner must be P1..P3 (seat 0..2), not 5"."""
-    if type(v) is not int:
-        raise Rejected("%s must be an integer" % what)
-    if v < 0 or v >= seats:
-        k = seats - 1 if banished >= 0 else seats     # the players; the Banished is last
-        names = "P1..P%d" % k if k > 2 else ", ".join([seat_name(s) for s in range(k)])
-        if banished >= 0:
-            names += " or Ban"
-        elif k == 2:
-            names = "P1 or P2"
-        nums = "seat 0" if seats == 1 else "seat 0..%d" % (seats - 1)
-        raise Rejected("%s must be %s (%s), not %d" % (what, names, nums, v))
     return v
 
 
@@ -194,7 +172,7 @@ class Session:
             if type(p) is not str or not p:
                 raise Rejected("each player must be a non-empty name")
         first = header.get("first", 0)
-        need_seat(first, "first", len(players))
+        need_int(first, "first", 0, len(players) - 1, -1)
         seed = header.get("seed", 0)
         if type(seed) is not int:
             raise Rejected("seed must be an integer")

@@ -10,8 +10,8 @@ entry, what the device journals, never needs it, and the board's heap is
 small.
 """
 
-from altar.core import (Rejected, const, keys, need, need_int, need_list, need_seat, quote,
-                        seat_ref, setup_rules)
+from altar.core import (Rejected, const, keys, need, need_int, need_list, quote,
+                        setup_rules)
 
 NAME = "fantasmagoria"
 ROUNDS = const(3)
@@ -144,6 +144,7 @@ class State:
             raise Rejected("a quick possession was entered: close the trick with its winner")
         if v == _POSSESS:
             if self.possessed >> t[1] & 1:
+                from altar.seats import seat_ref
                 raise Rejected("%s is already possessed this round" % seat_ref(t[1]))
         elif v == SACRIFICE or v == TRICK or v == LEFTOVER:
             referee().check(self, t)
@@ -234,15 +235,15 @@ def parse(rules, d):
             return referee().parse(rules, d)
         keys(d, ("do", "trump", "leader"))
         return (_SET_TRUMP, need_int(need(d, "trump"), "trump", rules.lo, rules.hi),
-                need_seat(need(d, "leader"), "leader", n))
+                need_int(need(d, "leader"), "leader", 0, n - 1, -1))
     if verb == "trick":
         if "cards" in d:
             return referee().parse(rules, d)
         keys(d, ("do", "winner"))
-        return (_TRICK_WON, need_seat(need(d, "winner"), "winner", n))
+        return (_TRICK_WON, need_int(need(d, "winner"), "winner", 0, n - 1, -1))
     if verb == "possess":
         keys(d, ("do", "seat", "number"))
-        seat = need_seat(need(d, "seat"), "seat", n)
+        seat = need_int(need(d, "seat"), "seat", 0, n - 1, -1)
         num = need(d, "number")
         if num is None:
             if rules.copo_follows:

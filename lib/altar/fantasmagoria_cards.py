@@ -9,7 +9,7 @@ winner. The game itself, and what happens when a round ends, is
 altar.fantasmagoria.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, seat_ref
+from altar.core import Rejected, const, keys, need, need_int, need_list
 from altar.fantasmagoria import (BODE, COPO, CURSED, CURSES, FILIPI, GHOST, LEFTOVER, SACRIFICE,
                                  SUITS, TRICK, VELA)
 from altar.jsonout import dumps
@@ -192,11 +192,13 @@ def _check_held(st, seat, c):
         raise Rejected("%s was already played this round" % CURSES[s])
     if not st.possessed >> seat & 1:
         if s == GHOST:
+            from altar.seats import seat_ref
             raise Rejected("%s is not possessed, so it holds no ghost" % seat_ref(seat))
         if seen & 2:
             raise Rejected("card %s was sacrificed: only a possessed seat can hold it"
                            % _text(c))
     if c != COPO and st.void[seat] >> s & 1:
+        from altar.seats import seat_ref
         raise Rejected("%s did not follow %s earlier in this round, so it cannot "
                        "hold %s" % (seat_ref(seat), SUITS[s], _text(c)))
 

@@ -7,7 +7,7 @@ seat has reached 21, turns go on up to the seat before the initial player;
 then bonuses and hand counts are entered and `hands` closes the game.
 """
 
-from altar.core import (Rejected, const, keys, need, need_int, need_list, need_seat, quote,
+from altar.core import (Rejected, const, keys, need, need_int, need_list, quote,
                         setup_rules)
 
 NAME = "ritos-ancestrais"
@@ -147,7 +147,7 @@ def parse(rules, d):
         return (_END_TURN,)
     if verb == "bonus":
         keys(d, ("do", "seat", "points", "card"))
-        t = (_BONUS, need_seat(need(d, "seat"), "seat", n),
+        t = (_BONUS, need_int(need(d, "seat"), "seat", 0, n - 1, -1),
              need_int(need(d, "points"), "points", -_POINTS, _POINTS))
         if "card" not in d:
             return t

@@ -8,8 +8,8 @@ altar.sete_selos_cards, loaded only by a log that names cards: quick entry,
 what the device journals, never needs it.
 """
 
-from altar.core import (Rejected, const, keys, need, need_int, need_list, need_seat, quote,
-                        seat_ref, setup_rules)
+from altar.core import (Rejected, const, keys, need, need_int, need_list, quote,
+                        setup_rules)
 
 NAME = "sete-selos"
 
@@ -153,23 +153,6 @@ def best_removal(stacks, k, table, low=True):
     return removals(stacks, k, table, low, 1)[0]
 
 
-def power_if_ended(state):
-    """(power per seat, winners, decider, cultists removed per seat) were the
-    game to end by power now: each seat removes its insanity's worth as the
-    device suggests (the Banished as it would), then power_result."""
-    r = state.rules
-    cult = bytearray(state.cult)
-    removed = []
-    for s in range(r.seats):
-        k = state.removal_count(s)
-        if k:
-            for e in (best_removal(state.stacks(s), k, r.power, r.banished_low)
-                      if s == r.banished else suggest(state, s)):
-                cult[s * 7 + e - 1] -= 1
-        removed.append(k)
-    return power_result(cult, r.seats, r.power) + (removed,)
-
-
 class State:
     """The mutable state of one game; built once, reset in place."""
 
@@ -245,6 +228,7 @@ class State:
 
     def seat_text(self, s):
         """Seat s in a message: "P2 (seat 1)", "Ban (seat 2)"."""
+        from altar.seats import seat_ref
         return seat_ref(s, self.rules.banished)
 
     # -- changes: only after check() passed ---------------------------------
@@ -397,14 +381,14 @@ def parse(rules, d):
         if "cards" in d:
             return referee().parse(rules, d)
         keys(d, ("do", "winner", "value"))
-        return bytes((_QUICK, need_seat(need(d, "winner"), "winner", n, rules.banished),
+        return bytes((_QUICK, need_int(need(d, "winner"), "winner", 0, n - 1, rules.banished),
                       need_int(need(d, "value"), "value", 1, 7)))
     if verb == "redirect":
         keys(d, ("do", "elder"))
         return bytes((_REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1))
     if verb == "remove":
         keys(d, ("do", "seat", "elders"))
-        t = [_REMOVE, need_seat(need(d, "seat"), "seat", n, rules.banished)]
+        t = [_REMOVE, need_int(need(d, "seat"), "seat", 0, n - 1, rules.banished)]
         for e in need_list(need(d, "elders"), "elders", 1, 21):
             t.append(need_int(e, "an Elder", 1, 7) - 1)
         return bytes(t)
