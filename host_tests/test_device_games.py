@@ -10,6 +10,7 @@ import random
 import pytest
 
 from altar import log
+from altar.jsonout import dumps
 from altar_fw import fantasmagoria as fa_screens
 from altar_fw import ritos_ancestrais as ra_screens
 from altar_fw import lang_en, lang_pt, ui as U
@@ -449,7 +450,8 @@ def test_names_from_the_settings_show_and_go_into_the_journal():
 def test_a_bad_players_setting_is_said_and_the_seats_stay_numbered():
     from device_driver import new_game
     for text, said in (("A,B,C,D,E", "5 names, at most 4."), ("Ana,,Bia", "Name 2 is empty."),
-                       ("Ana,Ana", "Ana twice."), ("Bartholomew", "Bartholomew: at most 10")):
+                       ("Ana,Ana", "Ana twice."), ("Bartholomew", "Bartholomew: at most 10"),
+                       (",".join(["Ááááááááá" + c for c in "abcd"]), "4 names too long together")):
         dev = Device("macropad", capture=False, lang="en", players=text)
         rows = dev.text()
         assert rows[0] == "Bad ALTAR_PLAYERS", text
@@ -458,6 +460,22 @@ def test_a_bad_players_setting_is_said_and_the_seats_stay_numbered():
         assert dev.app.ui.mode == U.GAME
         new_game(dev, 3, 0)
         assert dev.app.ui.session.rules.players == ["P1", "P2", "P3"]
+
+
+def test_the_longest_names_allowed_fit_the_journals_header():
+    """A header with the most the setting allows (4 names, accents written
+    as 6 JSON bytes each) and the longest game name and seed is one frame."""
+    from altar_fw.settings import ROOM, player_names
+    from device_driver import new_game
+    names = ",".join(["Ááááá" + c * 5 for c in "abcd"])
+    assert ROOM - 6 < len(dumps(player_names(names))) <= ROOM      # the most it allows
+    dev = Device("macropad", capture=False, lang="en", players=names, seed=2 ** 31 - 1)
+    goto(dev, RITOS)
+    goto(dev, value_of(dev, 4))
+    goto(dev, value_of(dev, 3))
+    assert dev.app.ui.session.rules.players[0] == "Áááááaaaaa"
+    dev.boot()                           # read back from the journal
+    assert dev.app.ui.session.rules.players[3] == "Áááááddddd"
 
 
 def test_names_cut_to_fit_and_letters_the_font_lacks_fall_back():

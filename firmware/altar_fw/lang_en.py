@@ -48,6 +48,7 @@ TEXT = (
     "players_long_text=%s: at most 10 letters.\n"
     "players_char_text=%s: no quotes or backslashes.\n"
     "players_twice_text=%s twice.\n"
+    "players_room_text=%d names too long together (an accent counts 6).\n"
     "players_default_text= The seats are P1-P4.\n"
     "wins=%s wins!\n"
     "no_winner=No winner\n"

@@ -49,6 +49,7 @@ TEXT = (
     "players_long_text=%s: no máximo 10 letras.\n"
     "players_char_text=%s: sem aspas nem barras.\n"
     "players_twice_text=%s duas vezes.\n"
+    "players_room_text=%d nomes longos demais juntos (um acento conta 6).\n"
     "players_default_text= Os lugares são P1-P4.\n"
     "wins=%s vence!\n"
     "no_winner=Sem vencedor\n"

@@ -2,8 +2,13 @@
 checked by `altar deploy --players`). A module of its own: the Ui drops it
 once read, so its code does not stay in the board's heap."""
 
+from altar.jsonout import dumps
+
 MAX_SEATS = 4
-NAME_LEN = 10     # 4 names this long keep the journal's header in one frame
+NAME_LEN = 10     # a name's characters
+# The names' room in the journal's header frame (250 bytes): the rest of a
+# header takes at most 90 ("ritos-ancestrais", an 11-digit seed).
+ROOM = 160
 
 
 def player_names(text):
@@ -28,4 +33,6 @@ def player_names(text):
                 raise ValueError("players_char_text", n)
         if n in names[:i]:
             raise ValueError("players_twice_text", n)
+    if len(dumps(names)) > ROOM:      # JSON writes an accented letter as 6 bytes
+        raise ValueError("players_room_text", len(names))
     return names
