@@ -466,7 +466,6 @@ def test_the_longest_names_allowed_fit_the_journals_header():
     """A header with the most the setting allows (4 names, accents written
     as 6 JSON bytes each) and the longest game name and seed is one frame."""
     from altar_fw.settings import ROOM, player_names
-    from device_driver import new_game
     names = ",".join(["Ááááá" + c * 5 for c in "abcd"])
     assert ROOM - 6 < len(dumps(player_names(names))) <= ROOM      # the most it allows
     dev = Device("macropad", capture=False, lang="en", players=names, seed=2 ** 31 - 1)
