@@ -244,8 +244,8 @@ def test_settings_gain_the_missing_keys_and_keep_every_line(old, new, added, cha
     assert deploy.merge_settings(old.encode(), "macropad") == (new.encode(), added, changed)
 
 
-PLAYERS = ("# The seats' names in order, seat 1 first: at most 4, each at most 10 characters; "
-           "the device shows them instead of P1-P4.\n")
+PLAYERS = ("# The seats' names in order, seat 1 first: at most 4, each at most 10 characters "
+           "(fewer with many accents); the device shows them instead of P1-P4.\n")
 
 
 def test_players_are_set_when_given_and_else_kept_or_left_out():

@@ -59,7 +59,7 @@ def check_ritos(dev):
     assert rows[0] == U.fit(T["turn"], (ui.names[st.turn],))
     shown = " ".join(rows[1:3])
     for seat in range(st.rules.seats):
-        assert "%s %d" % (ui.names[seat][:6], st.scores[seat]) in shown
+        assert "%s %d" % (ui.play.cells[seat], st.scores[seat]) in shown
     assert T["checklist"] in rows
     if st.trigger >= 0:
         assert any(r.startswith(T["final"].split(" ")[0]) for r in rows)
@@ -78,6 +78,7 @@ def test_whole_game_by_key_presses(board, game, players):
 
     def press(word):       # the screen is checked after every key
         orig(word)
+        assert all(len(row) <= U.COLS for row in dev.text()), dev.text()
         check(dev)
     dev.press = press
     random_game(dev, rng, game, players)
@@ -451,7 +452,10 @@ def test_a_bad_players_setting_is_said_and_the_seats_stay_numbered():
     from device_driver import new_game
     for text, said in (("A,B,C,D,E", "5 names, at most 4."), ("Ana,,Bia", "Name 2 is empty."),
                        ("Ana,Ana", "Ana twice."), ("Bartholomew", "Bartholomew: at most 10"),
-                       (",".join(["Ááááááááá" + c for c in "abcd"]), "4 names too long together")):
+                       (",".join(["Ááááááááá" + c for c in "abcd"]), "4 names too long together"),
+                       # with the P-numbers the other seats get, as the header holds them
+                       ("ÁÁÁÁÁÁÁÁÁÁ,ÉÉÉÉÉÉÉÉÉÉ,ÍÍÍÍabcd", "3 names too long together"),
+                       ("P3,Bia", "P3 twice.")):
         dev = Device("macropad", capture=False, lang="en", players=text)
         rows = dev.text()
         assert rows[0] == "Bad ALTAR_PLAYERS", text
@@ -512,8 +516,11 @@ def test_power_now_is_the_end_by_power_as_if_it_came_now():
     while not dev.app.ui.session.state.over:
         ui = dev.app.ui
         st = ui.session.state
-        if ui.mode != ss.BOARD:
-            goto(dev, 0)                 # a redirect or a removal: the first choice
+        if ui.mode != ss.BOARD:          # a redirect or a removal waits: no Power now
+            dev.press("back")
+            assert ui.mode == U.MENU and "Power now" not in [o[0] for o in ui.opts]
+            dev.press("back")
+            goto(dev, 0)                 # the first choice
             continue
         dev.press("back")                # the menu
         labels = [o[0] for o in ui.opts]
@@ -524,7 +531,7 @@ def test_power_now_is_the_end_by_power_as_if_it_came_now():
         assert rows[0] == "Power if it ended"
         for seat in range(3):
             assert rows[1 + seat].split()[:2] == [ui.short[seat], str(pw[seat])]
-            assert ("%d removed" % removed[seat] in rows[1 + seat]) == bool(removed[seat])
+            assert ("removes %d" % removed[seat] in rows[1 + seat]) == bool(removed[seat])
         seen_removal = seen_removal or any(removed)
         assert ui.screen.cursor == (winners[0] if winners else -1)    # the winner inverted
         dev.press("ok" if rng.random() < 0.5 else "back")

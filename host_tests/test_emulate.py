@@ -68,6 +68,15 @@ def test_export_reaches_a_file_that_altar_dump_reads(tmp_path, capsys):
         tmp_path / saved[0], tmp_path / "serial.log")
     assert main(["replay", "--json", str(tmp_path / saved[0])]) == 0
     assert '"ritual": 1' in capsys.readouterr().out
+    # an export that does not replay (a journal an older Altar wrote) is said, nothing saved
+    real = dev.app.store.export
+    dev.app.store.export = lambda: dev.serial.append(
+        "-----BEGIN ALTAR LOG-----\n{\"altar\": 2}\n-----END ALTAR LOG-----\n")
+    status = emulate.typed(dev, "e", serial, shots, str(tmp_path))
+    assert status.startswith("The export (on the serial console, %s) does not replay: line 1:"
+                             % (tmp_path / "serial.log")), status
+    assert len([p for p in os.listdir(tmp_path) if p.endswith(".jsonl")]) == 1
+    dev.app.store.export = real
     emulate.typed(dev, "\r14e", serial, shots, str(tmp_path))  # again: a second file, not over it
     assert len([p for p in os.listdir(tmp_path) if p.endswith(".jsonl")]) == 2
     # the serial log holds both exports: `altar dump` takes the last
@@ -108,7 +117,8 @@ def test_quitting_keeps_the_game_and_the_next_run_resumes_it(tmp_path):
                            [b"\r", b"4", b"1", b"\r", b"2", b"5"], env=env, cwd=str(tmp_path))
     assert status == 0
     said = out.decode(errors="replace").replace("\r", "").replace("\n", "")
-    assert ("The game is kept in %s: `altar emulate --board macropad` resumes it" % flash) in said
+    assert ("The game is kept in %s: `altar emulate --board macropad --lang en` resumes it"
+            % flash) in said
     status, out = terminal(args, [b"u"], rows=24, cols=80, env=env, cwd=str(tmp_path))
     text = out.decode(errors="replace")
     assert status == 0 and "Resumed from %s" % flash in text.replace("\r\n", "")

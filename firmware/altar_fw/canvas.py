@@ -31,7 +31,7 @@ _DIGITS = 2   # its width in characters
 _DRAWN = " 0123456789PBanER>*.:[]x+-?"
 # Accented letters the font may lack, each before the letter it is written
 # on: a name from settings.toml ("Inês") is then drawn "Ines", not "In?s".
-_FOLD = "àaâaäaåaèeêeëeìiîiïiòoöoøoùuûuüuñnýyÿyÀAÁAÂAÃAÄAÅAÈEÉEÊEËEÌIÍIÎIÏIÒOÓOÔOÕOÖOØOÙUÚUÛUÜUÇCÑN"
+_FOLD = "àaâaäaåaèeêeëeìiîiïiòoõoöoøoùuûuüuñnýyÿyÀAÁAÂAÃAÄAÅAÈEÉEÊEËEÌIÍIÎIÏIÒOÓOÔOÕOÖOØOÙUÚUÛUÜUÇCÑNÝY"
 
 
 def fold(ch):

@@ -69,7 +69,7 @@ TEXT = (
     "pw=pw\n"
     "power_now=Power now\n"
     "power_if=Power if it ended\n"
-    "removed=%d removed\n"
+    "removed=removes %d\n"
     # Fantasmagória
     "round_lead=Round %d  Lead %s\n"
     "trump_q=Sacrifice: trump?\n"

@@ -70,7 +70,7 @@ TEXT = (
     "pw=pd\n"
     "power_now=Poder agora\n"
     "power_if=Poder se acabasse\n"
-    "removed=%d tirados\n"
+    "removed=tira %d\n"
     # Fantasmagória
     "round_lead=Rodada %d  Líder %s\n"
     "trump_q=Sacrifício: trunfo?\n"

@@ -9,7 +9,7 @@ reached, who still plays.
 """
 
 from altar.ritos_ancestrais import BONUS_CARDS
-from altar_fw.ui import COLS, fit, seat_options
+from altar_fw.ui import COLS, fit, seat_names, seat_options
 
 TURN = 20
 ACTION = 21
@@ -22,7 +22,7 @@ OVER = 27
 BONUS_CARD = 28
 # The manual's end-game bonus cards (the log's BONUS_CARDS), then "other".
 _CARDS = ("idolo", "azathoth", "innsmouth", "other_bonus")
-_CELL = 6        # a name's columns in the scores, two seats a row
+_CELL = 5        # a name's columns in the scores, two seats a row ("Duda -10  Caio 9")
 # Points as entered, the common ones first; corrections last.
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, -1, -2, -5)
 
@@ -40,6 +40,7 @@ class Play:
         self.card = 0          # the bonus's card: 1 + its BONUS_CARDS index, 0 for other
         self.seat = 0          # the bonus's seat
         self.counts = []       # hand counts entered so far
+        self.cells = seat_names(ui.session.rules, _CELL)
 
     def enter(self):
         ui = self.ui
@@ -152,7 +153,7 @@ class Play:
         if m == TURN:
             s.title = fit(T["turn"], (names[st.turn],))
             s.seat = st.turn
-            cells = ["%s %d" % (names[i][:_CELL], st.scores[i]) for i in range(r.seats)]
+            cells = ["%s %d" % (self.cells[i], st.scores[i]) for i in range(r.seats)]
             lines = ["  ".join(cells[i:i + 2]) for i in range(0, r.seats, 2)]
             check = T["checklist"]
             words = check.split(" ")
@@ -198,9 +199,10 @@ class Play:
 
 
 def _listed(template, seats, ui):
-    """template % the seats' names, or their short forms when too long."""
+    """template % the seats' names, or their short forms, or their numbers:
+    the first that fits."""
     for names in (ui.names, ui.short):
         text = template % " ".join([names[i] for i in seats])
         if len(text) <= COLS:
-            break
-    return text
+            return text
+    return template % " ".join(["P%d" % (i + 1) for i in seats])

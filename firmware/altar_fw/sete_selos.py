@@ -92,6 +92,12 @@ class Play:
         ui = self.ui
         ui.options(WINNER, seat_options(ui.names), sel=ui.session.state.leader)
 
+    def can_score(self):
+        """Power now is offered between rituals: once the end's removals
+        have begun (or a redirect waits), the removal screen shows the power."""
+        st = self.ui.session.state
+        return not st.over and not st.wait
+
     def score(self):
         """The menu's "Power now": the end by power, as if it came now."""
         self.ui.options(SCORE, [])

@@ -31,8 +31,12 @@ def player_names(text):
         for ch in n:
             if ch < " " or ch == "\x7f" or ch == '"' or ch == "\\":
                 raise ValueError("players_char_text", n)
-        if n in names[:i]:
+        # A seat's number as another seat's name would stand twice (the
+        # seats after the names are P-numbered).
+        if n in names[:i] or n[:1] == "P" and n[1:].isdigit() and n != "P%d" % (i + 1):
             raise ValueError("players_twice_text", n)
-    if len(dumps(names)) > ROOM:      # JSON writes an accented letter as 6 bytes
+    # The header holds a name for every seat, P-numbers after the names;
+    # JSON writes an accented letter as 6 bytes.
+    if len(dumps(names + ["P%d" % (i + 1) for i in range(len(names), MAX_SEATS)])) > ROOM:
         raise ValueError("players_room_text", len(names))
     return names

@@ -366,7 +366,7 @@ class Ui:
         T = self.T
         opts = [(T["back_game"], 0, 1), (T["undo_last"], 1, 2), (T["export"], 2, 3),
                 (T["new_game"], 3, 4)]
-        if hasattr(self.play, "score") and not self.session.state.over:
+        if hasattr(self.play, "can_score") and self.play.can_score():
             opts.append((T["power_now"], 4, 5))      # the game's own score view
         self.options(MENU, opts, back_to=-1)
 

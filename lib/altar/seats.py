@@ -1,5 +1,5 @@
 """Seats as the engine's messages name them for people: "P3 (seat 2)", the
-device's name, then the log's number. Imported only when a message is
+device's name for a seat without a name, then the log's number. Imported only when a message is
 made, so a valid log never loads it (the replay's heap)."""
 
 

@@ -290,7 +290,8 @@ def main(argv=None):
     p_.add_argument("--players", metavar="NAMES",
                     help="set ALTAR_PLAYERS to the seats' names, seat 1 first, separated by "
                          "commas (\"Ana,Bia,Caio,Duda\": at most 4, each at most 10 "
-                         "characters), which the device shows instead of P1-P4; \"\" for "
+                         "characters, fewer with many accents), which the device shows "
+                         "instead of P1-P4; \"\" for "
                          "none; without it the drive's setting is kept, and none is added")
     p_.set_defaults(fn=cmd_deploy)
     args = p.parse_args(argv)

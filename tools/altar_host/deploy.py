@@ -59,7 +59,8 @@ SETTINGS_KEYS = (
      None),
     ("ALTAR_LANG", '# The language: "pt" (Português do Brasil) or "en" (English).\n', "pt"),
     ("ALTAR_PLAYERS", "# The seats' names in order, seat 1 first: at most 4, each at most 10 "
-                      "characters; the device shows them instead of P1-P4.\n", None),
+                      "characters (fewer with many accents); the device shows them instead "
+                      "of P1-P4.\n", None),
 )
 
 MPY_VERSION = 6             # CircuitPython 9 and 10 load this .mpy version only

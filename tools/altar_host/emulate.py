@@ -25,6 +25,7 @@ import os
 import random
 import re
 import select
+import shlex
 import shutil
 import sys
 import time
@@ -242,9 +243,13 @@ def typed(dev, chunk, serial, shot, folder="."):
             dev.press(w)
         shot(w)
         text = serial.take(dev)
-        saved = save_export(text, folder) if END in text else None
-        if saved:
-            status = "Exported: %s (and on the serial console, %s)" % (saved, serial.path)
+        if END not in text:
+            continue
+        try:
+            status = "Exported: %s (and on the serial console, %s)" % (save_export(text, folder),
+                                                                       serial.path)
+        except (ValueError, log.LogError) as e:     # e.g. a journal an older Altar wrote
+            status = "The export (on the serial console, %s) does not replay: %s" % (serial.path, e)
     return status
 
 
@@ -287,7 +292,11 @@ def interactive(dev, serial, shot, status=""):
 
 def kept(dev, args, path, aside):
     """What quitting says: where the game is kept and how to take it up."""
-    again = "altar emulate --board %s%s" % (args.board, " --nvm " + path if args.nvm else "")
+    again = "altar emulate --board " + args.board
+    if args.nvm:
+        again += " --nvm " + shlex.quote(path)
+    if args.lang != "pt":
+        again += " --lang " + args.lang
     said = ("The game is kept in %s: `%s` resumes it (--fresh starts over)." % (path, again)
             if dev.app.ui.session is not None else "No game was started; the flash is %s." % path)
     if aside:
