@@ -90,12 +90,12 @@ def show(ui):
 def boot(nvm, seed):
     """A Ui over the journal in nvm, as the app boots it."""
     store = J.Store(nvm, sys.stdout.write)
-    ui = U.Ui(store, seed)
+    # ALTAR_PLAYERS on odd seeds: names cut to fit, a letter the font lacks.
+    ui = U.Ui(store, seed, "pt", "Ana,Bia,Mariana,Zoë" if seed % 2 else "")
     session, skipped = store.load()
     if session is not None:
         ui.resume(session)
-    # ALTAR_PLAYERS on odd seeds: names cut to fit, a letter the font lacks.
-    ui.check_players("Ana,Bia,Mariana,Zoë" if seed % 2 else "")
+    ui.say_settings()
     ui.draw()
     return ui
 

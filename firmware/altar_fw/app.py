@@ -34,9 +34,9 @@ class App:
         self.canvas = Canvas(display.width, display.height, font, scale, colours[0], colours[1])
         display.auto_refresh = False
         display.root_group = self.canvas.group
-        self.ui = Ui(self.store, seed, lang)
+        self.ui = Ui(self.store, seed, lang, players)
         self.boot()
-        self.ui.check_players(players)
+        self.ui.say_settings()
         self.redraw(0)
 
     def boot(self):

@@ -144,11 +144,14 @@ def wrap(text, cols=COLS):
 
 
 class Ui:
-    def __init__(self, sink, seed=0, lang="pt"):
+    def __init__(self, sink, seed=0, lang="pt", players=""):
         self.T = strings(lang)
         self.sink = sink
         self.seed = seed          # the next new game's seed (the app draws it)
         self.players = []         # ALTAR_PLAYERS' names, for new games
+        self.bad = None           # why ALTAR_PLAYERS was refused: said once booted
+        if players:
+            self._read_players(players)
         self.session = None
         self.play = None          # the game's screens (sete.Play)
         self.names = []           # the game's seats as the screens name them
@@ -167,23 +170,27 @@ class Ui:
 
     # -- the game ---------------------------------------------------------
 
-    def check_players(self, text):
-        """ALTAR_PLAYERS' names for new games; a bad setting is said on the
-        screen, and the seats stay P1-P4."""
+    def _read_players(self, text):
+        """ALTAR_PLAYERS' names, read before the journal: the game's replay
+        is then not yet in the heap beside the parser's code."""
         import sys
         import altar_fw
         from altar_fw import settings
-        T = self.T
         try:
             self.players = settings.player_names(text)
         except ValueError as e:
-            self.players = []
-            if self.mode != INFO:       # an unreadable journal is said first
-                self.notice = ""
-                self.info(T["players_bad"], T[e.args[0]] % e.args[1] + T["players_default_text"])
-        # Read once at boot: the module goes, and its code with it (the heap).
+            self.bad = e.args
+        # Read once: the module goes, and its code with it (the heap).
         del sys.modules["altar_fw.settings"]
         del altar_fw.settings
+
+    def say_settings(self):
+        """Once booted: a bad ALTAR_PLAYERS said on the screen (after an
+        unreadable journal's message); the seats then stay P1-P4."""
+        T = self.T
+        if self.bad and self.mode != INFO:
+            self.notice = ""
+            self.info(T["players_bad"], T[self.bad[0]] % self.bad[1] + T["players_default_text"])
 
     def resume(self, session):
         """Take over a game (read back from the journal)."""
