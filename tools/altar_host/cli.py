@@ -141,10 +141,9 @@ def cmd_dump(args):
     except OSError as e:
         print("altar dump: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
         return 2
-    # Every line after the header is an action or an undo, and each undo
-    # takes one kept action away (as sheet.read counts them).
-    undone = (len(lines) - 1 - len(session.history)) // 2
-    actions = len(lines) - 1 - undone
+    from altar_host.summary import undone as undone_by
+    undone = undone_by(len(lines), session)
+    actions = len(lines) - 1 - undone       # the undo lines are not actions
     players = session.header["players"]
     print("altar dump: wrote %s: a %s game of %d players (%s), %d action%s%s"
           % (args.output, session.header["game"], len(players), ", ".join(players), actions,

@@ -20,7 +20,6 @@ starts a comment. The serial console then goes to standard output (or
 --serial-log), then the last screen's text.
 """
 
-import json
 import os
 import random
 import re
@@ -209,9 +208,8 @@ def save_export(text, folder="."):
     """The session log of an export as a new file in `folder`, named after
     its game and the time (altar-sete-selos-20261203-2310.jsonl); its path."""
     out = dump_to_log(text)
-    log.load(out.splitlines())              # what the device exports must replay
-    stem = os.path.join(folder, "altar-%s-%s" % (json.loads(out.split("\n", 1)[0])["game"],
-                                                time.strftime("%Y%m%d-%H%M")))
+    game = log.load(out.splitlines()).header["game"]      # what the device exports must replay
+    stem = os.path.join(folder, "altar-%s-%s" % (game, time.strftime("%Y%m%d-%H%M")))
     path = stem + ".jsonl"
     n = 1
     while os.path.exists(path):

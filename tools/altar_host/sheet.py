@@ -15,7 +15,7 @@ import json
 
 from altar import log
 from altar_fw.ui import GAMES
-from altar_host import sheet_games, sheet_plots
+from altar_host import sheet_games, sheet_plots, summary
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
 
@@ -118,7 +118,7 @@ def read(path):
         data = f.read()
     session = log.load(io.BytesIO(data))       # read as the replay reads a file
     lines = sum(1 for ln in io.BytesIO(data) if ln.strip(b" \t\r\n"))
-    return session, (lines - 1 - len(session.history)) // 2
+    return session, summary.undone(lines, session)
 
 
 def write(session, out, lang="pt", undone=0):

@@ -14,6 +14,14 @@ def seat_names(players, game):
     return names
 
 
+def undone(lines, session):
+    """How many actions a log's undos took back, from its non-blank lines
+    (the header included) and the session it replays to: every line after
+    the header is an action or an undo, and each undo takes one kept action
+    away."""
+    return (lines - 1 - len(session.history)) // 2
+
+
 def _names(names, seats):
     return ", ".join(names[s] for s in seats) or "none"
 
