@@ -46,6 +46,11 @@ def power_if_ended(state):
     return power_result(cult, r.seats, r.power) + (removed,)
 
 
+def _tints(rules):
+    """A row a seat, each in its seat's colour (4: the Banished's)."""
+    return [4 if seat == rules.banished else seat for seat in range(rules.seats)]
+
+
 class Play:
     MAIN = BOARD
     OVER = OVER
@@ -210,7 +215,7 @@ class Play:
             lines.append(T["board_legend"])
         s.lines = lines
         s.inv = [revealed] * r.seats
-        s.tints = [4 if seat == r.banished else seat for seat in range(r.seats)]
+        s.tints = _tints(r)
 
     def _score(self, s, st):
         """A row a seat: its power after removing its insanity's worth (the
@@ -223,7 +228,7 @@ class Play:
                    for i in range(st.rules.seats)]
         s.cursor = w[0] if w else -1
         s.seat = s.cursor
-        s.tints = [4 if seat == st.rules.banished else seat for seat in range(st.rules.seats)]
+        s.tints = _tints(st.rules)
 
     def _over(self, s, st):
         r = st.rules
