@@ -79,12 +79,14 @@ for name, players, seed, opts in [
     ("opt-2p-banished-high", 2, 3, {"banished_removal": "high"}),
     ("opt-2p-power-three-5", 2, 5, {"power_2p_three": 5}),
     ("opt-4p-power", 4, 1, {"power": [1, 2, 4]}),
+    ("opt-2p-seating-fixed", 2, 7, {"banished_seating": "fixed"}),
+    ("opt-2p-four-elders", 2, 8, {"four_elders_2p": True}),
 ]:
     h, a = sete_selos_game(players, seed, quick=20, undo=10, options=opts)
     VALID[name] = text(h, *a)
 
 # Truncated games: mid-game, awaiting a redirect, awaiting a removal.
-for players, seed in ((2, 3), (3, 0), (4, 0)):
+for players, seed in ((2, 11), (3, 0), (4, 0)):
     h, a = sete_selos_game(players, seed, quick=30, undo=20)
     p, _ = cut(h, a, awaiting("redirect"))
     VALID["prefix-%dp-awaiting-redirect" % players] = text(h, *p)

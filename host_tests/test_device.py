@@ -42,7 +42,10 @@ def board_text_matches(dev):
             k = v["elders"][e]["cultists"][seat]
             assert row[5 + 2 * e] == (str(k) if k else "."), (e, rows)
         assert dev.app.canvas.shown[1 + seat][1] == revealed
-    if seats < 4:
+    if ui.session.rules.banished >= 0 and v["ritual"] % 7 == 0 and v["ritual"] < 21:
+        # a 2-player series about to start: who is its first player
+        assert rows[4] == U.fit(ui.T["first_player"], (ui.names[v["first_player"]],))
+    elif seats < 4:
         assert rows[4] == ui.T["board_legend"]
 
 

@@ -1,4 +1,4 @@
-"""Golden transcripts of complete games (Sete Selos with 4 players,
+"""Golden transcripts of complete games (Sete Selos with 4 and 2 players,
 Fantasmagória with 4, Ritos Ancestrais with 3): the state after every action,
 as the replay prints it. ALTAR_REGEN=1 rewrites them (then read the diff
 before committing)."""
@@ -13,7 +13,7 @@ from altar.jsonout import dumps
 from altar_host.cli import EXAMPLES
 from conftest import HERE, run_replay
 
-GAMES = ("sete-selos-4p", "fantasmagoria-4p", "ritos-ancestrais-3p")
+GAMES = ("sete-selos-4p", "sete-selos-2p", "fantasmagoria-4p", "ritos-ancestrais-3p")
 LOG, GOLDEN = (os.path.join(EXAMPLES, "sete-selos-4p.jsonl"),
                os.path.join(HERE, "golden", "sete-selos-4p.transcript"))
 
@@ -63,6 +63,22 @@ def test_golden_final_state_on_every_vm(name, vm):
         want = (f.read().splitlines()[-1][3:] + "\n").encode()
     for v in ("cpython", vm):
         assert run_replay(v, log_path) == (0, want, b"")
+
+
+def test_two_player_golden_game_moves_the_first_player():
+    """Three series; the Banished wins series 1's last ritual, so P1, to its
+    right, is first player of series 2 and the order of play changes."""
+    log_path, golden = paths("sete-selos-2p")
+    with open(golden, encoding="utf-8") as f:
+        views = [json.loads(ln[3:]) for ln in f.read().splitlines() if ln.startswith("=> ")]
+    firsts = [v["first_player"] for v in views if v["ritual"] in (6, 7, 13, 14, 20, 21)]
+    assert firsts[0] == 1 and firsts[-1] == 0 and views[-1]["ritual"] == 21
+    series_1_last = next(v for v in views if v["ritual"] == 7)
+    assert series_1_last["elders"] != views[0]["elders"] and series_1_last["leader"] == 2
+    assert views[-1]["status"] == "over" and views[-1]["reason"] == "power"
+    with open(log_path, encoding="utf-8") as f:
+        verbs = [json.loads(ln) for ln in f.read().splitlines()[1:]]
+    assert any("cards" in a for a in verbs[7:]) and {"remove"} <= {a["do"] for a in verbs}
 
 
 def test_fantasmagoria_golden_game_is_complete_and_rich():

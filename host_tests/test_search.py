@@ -93,16 +93,16 @@ def _mid_series(seed, players=4):
     bots[me] = bot = search.SearchBot(Rng(seed))
     hands = table.draft(st, Rng(seed), bots)
     for _ in range(2 + seed % 4):           # some rituals of the first series
-        leader = st.leader
+        seats = table.play_order(st, st.leader)
         trick = []
         s.play(table.ritual(st, hands, trick, bots))
         for b in bots:
-            b.seen(leader, trick, st)
+            b.seen(seats, trick, st)
         if st.wait or st.over or st.ritual % 7 == 0:
             return None
     trick = []
-    while (st.leader + len(trick)) % n != me:          # the others up to `me`
-        seat = (st.leader + len(trick)) % n
+    while st.after(st.leader, len(trick)) != me:       # the others up to `me`
+        seat = st.after(st.leader, len(trick))
         c = table.follow(hands[seat], trick)[0]
         hands[seat].remove(c)
         trick.append(c)
@@ -129,7 +129,7 @@ def test_the_sete_selos_deals_hold_only_what_the_seat_could_not_see():
                 assert len(dealt[o]) == len(hands[o])
                 assert not set(dealt[o]) & (set(hands[me]) | set(trick) | set(bot.owner))
                 assert all(not st.void[o] >> c[0] & 1 for c in dealt[o])
-                if any((st.leader + i) % 4 == o and trick[i][0] != lead for i in range(len(trick))):
+                if any(st.after(st.leader, i) == o and trick[i][0] != lead for i in range(len(trick))):
                     assert all(c[0] != lead for c in dealt[o])
                 for c in dealt[o]:      # only where the draft says o may hold it
                     assert any(c in cards and o in seats for cards, seats in groups)

@@ -228,7 +228,7 @@ def test_the_banished_victory_as_options():
     s.do(q(2, 1))
     over(s, [2])
     assert play(header(2, options={"banished_cultists": 2}), [q(2, 1), q(2, 3)]).state.over
-    assert play(header(4, options={"banished_cultists": 9})).rules.victory == [(1, 3, 4)] * 4
+    assert play(header(4, options={"banished_cultists": 9})).rules.victory == [(1, 3, 4, 0)] * 4
 
 
 # -- 2. and 9. series, leader, dealer ------------------------------------------------------------
@@ -239,21 +239,95 @@ def test_winner_leads_and_series_dealer_leads_next():
     for i, w in enumerate([0, 1, 2, 0, 1, 2, 1]):
         s.do(q(w, 1 + i))
         assert s.view()["leader"] == w
-    assert s.state.dealer == 1              # the winner of ritual 7 deals series 2
+    assert s.state.first == 1              # the winner of ritual 7 deals series 2
     assert s.view()["ritual"] == 7
 
 
 def test_banished_leads_first_ritual_of_every_series():
     s = play(header(2, first=1))
-    assert s.view()["leader"] == 2
+    assert s.view()["leader"] == 2 and s.view()["first_player"] == 1
     for i, w in enumerate([0, 1, 0, 1, 0, 1, 0]):
         s.do(q(w, 1 + i))
     v = s.view()
-    assert v["leader"] == 2 and s.state.dealer == 0
+    assert v["leader"] == 2 and v["first_player"] == 0
     s.undo()
-    for i, w in enumerate([2]):
-        s.do(q(w, 7))
-    assert s.view()["leader"] == 2 and s.state.dealer == 1  # the Banished won: seat 1 deals
+    s.do(q(2, 7))
+    # The Banished won: the human to its right, who was not first player, is.
+    assert s.view()["leader"] == 2 and s.view()["first_player"] == 0
+    fixed = play(header(2, first=1, options={"banished_seating": "fixed"}),
+                 [q(w, 1 + i) for i, w in enumerate([0, 1, 0, 1, 0, 1, 2])])
+    assert fixed.view()["first_player"] == 1      # the earlier reading: seat 1 always
+
+
+# The issue's example: series 1 by quick entry, P2 wins its last ritual, so P2
+# is series 2's first player and ritual 8 is played Banished, P2, P1.
+SERIES_1 = [q(0, 1), q(1, 2), q(0, 3), q(1, 4), q(2, 5), q(0, 6), q(1, 7)]
+
+
+def test_2p_seats_follow_each_series_first_player():
+    h = {"altar": 1, "game": "sete-selos", "players": ["P1", "P2"]}
+    s = play(h, SERIES_1)
+    assert s.view()["first_player"] == 1 and s.view()["leader"] == 2
+    s.do(cards((1, 5), (1, 6), (1, 3)))
+    v = s.view()
+    assert v["leader"] == 1 and elder(s, 6)["cultists"] == [1, 1, 0]   # P2's 6 won
+    # P2 leads ritual 9, so P1 plays second and the Banished last: P1's 7 wins
+    s.do(cards((2, 3), (2, 7), (1, 4)))
+    assert s.view()["leader"] == 0 and elder(s, 7)["cultists"] == [1, 1, 0]
+    # P1, the Banished, P2: P2 does not follow sign 2, and cannot later
+    s.do(cards((2, 1), (1, 1), (1, 2)))
+    rejects(s, cards((2, 5), (0, 6), (2, 2)), "P2 (seat 1) did not follow sign 2")
+    # With the earlier reading the same cards are Banished, P1, P2: P1's 6 wins.
+    old = play(dict(h, options={"banished_seating": "fixed"}), SERIES_1)
+    old.do(cards((1, 5), (1, 6), (1, 3)))
+    assert old.view()["leader"] == 0 and elder(old, 6)["cultists"] == [2, 0, 0]
+
+
+def test_2p_first_player_over_three_series():
+    s = play(header(2, first=0))
+    firsts = [s.view()["first_player"]]
+    # series 1 ends with P2's win, series 2 with the Banished's (P2 was first:
+    # P1, to the Banished's right, is first of series 3)
+    for w in [0, 0, 1, 2, 1, 0, 1] + [1, 0, 2, 0, 1, 0, 2]:
+        s.do(q(w, 1 + s.view()["ritual"] % 7))
+        while s.view()["awaiting"]:
+            sealed = [e["value"] for e in s.view()["elders"] if not e["revealed"]]
+            s.do({"do": "redirect", "elder": sealed[0]})
+        if s.view()["ritual"] % 7 == 0:
+            firsts.append(s.view()["first_player"])
+    assert firsts == [0, 1, 0]
+    assert [s.state.after(2, i) for i in range(3)] == [2, 0, 1]
+
+
+def test_2p_removals_go_round_the_last_series_seats():
+    """A whole random game that ends by power with P2 first in series 3,
+    the last ritual won by P1: removals go P1, the Banished (to P1's left
+    now), P2; with the fixed seats P1, P2, the Banished."""
+    from altar_host.randomplay import sete_selos_game
+    h, a = sete_selos_game(2, 21, quick=100)
+    for seating, banished_before_p2 in (("follow", True), ("fixed", False)):
+        s = play(dict(h, options={"banished_seating": seating}), a[:a.index(
+            next(x for x in a if x["do"] == "remove"))])
+        st = s.state
+        assert st.first == 1 and st.last == 0 and st.ins[2] == 2
+        assert s.view()["awaiting"]["seat"] == 0
+        before = sum(st.stacks(2))
+        s.do({"do": "remove", "seat": 0, "elders": suggest(st, 0)})
+        assert s.view()["awaiting"]["seat"] == 1
+        assert (sum(st.stacks(2)) == before - 2) == banished_before_p2
+
+
+def test_2p_nine_cultists_on_three_elders_win_unless_four_elders_asked():
+    # P1: 3 + 3 + 3 on Elders 1, 2 and 3 (P2 fills nothing, so no reveal)
+    acts = [q(0, v) for v in (1, 1, 1, 2, 2, 2, 3, 3)]
+    won = play(header(2), acts + [q(0, 3)])
+    over(won, [0])
+    literal = play(header(2, options={"four_elders_2p": True}), acts + [q(0, 3)])
+    assert literal.view()["status"] == "playing"
+    assert literal.view()["elders"][2]["revealed"]
+    # a fourth Elder with a cultist: 3 + 3 + 3 + 1 wins under both readings
+    literal.do(q(0, 4))
+    over(literal, [0])
 
 
 def test_2p_first_must_be_a_human():

@@ -151,7 +151,7 @@ ENDINGS = [
     (3, 3, lambda st, T: T["tie_elder"] % st.decider),          # a tie broken on an Elder
     (3, 62, lambda st, T: T["tie_all"]),                        # tied on every Elder
     (3, 62, lambda st, T: "Empate em 18 de poder entre P1, P3."),
-    (2, 25, lambda st, T: T["no_tie"]),                         # the Banished removes too
+    (2, 21, lambda st, T: T["no_tie"]),                         # the Banished removes too
     (4, 0, lambda st, T: "chegou a %d de insanidade" % st.ins[st.winners[0]]),
     (4, 2, lambda st, T: "tem 3 cultistas num só Ancião (vitória com 3)"),
     (3, 2, lambda st, T: "cultistas nos seus 2 Anciões mais cheios (vitória com 6)"),

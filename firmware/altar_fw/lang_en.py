@@ -56,6 +56,7 @@ TEXT = (
     # Sete Selos
     "ins_col=I\n"
     "board_legend=cultists; I=insanity\n"
+    "first_player=First player: %s\n"
     "winner_q=Ritual %d: winner?\n"
     "won_with=%s won with\n"
     "move_to=%s: move cultist to\n"

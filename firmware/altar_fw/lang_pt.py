@@ -57,6 +57,7 @@ TEXT = (
     # Sete Selos
     "ins_col=L\n"
     "board_legend=cultistas; L=loucura\n"
+    "first_player=Primeiro: %s\n"
     "winner_q=Ritual %d: vencedor?\n"
     "won_with=%s venceu com\n"
     "move_to=%s: mover cultista\n"

@@ -8,8 +8,9 @@ ritual in play, the Elders' values 1-7 over their columns, then insanity's
 column), and each seat has a row of its own: ">" for the leader, its name,
 how many of its cultists stand on each Elder ("." for none; a revealed
 Elder's column inverted), and its insanity. A free fourth row says what the
-numbers are. On a colour screen each seat's row is in its colour, the
-pixels' colour for that seat.
+numbers are, or, before a 2-player series' first ritual, who is its first
+player (the Banished's pile goes to their right). On a colour screen each
+seat's row is in its colour, the pixels' colour for that seat.
 """
 
 from altar.sete_selos import best_removal, power_of, power_result, removals, suggest
@@ -211,7 +212,9 @@ class Play:
                 cells.append(str(k) if k else ".")
             lines.append(("%s%-3s " % (">" if seat == st.leader else " ", self.ui.short[seat]))
                          + " ".join(cells) + " " + str(st.ins[seat]))
-        if r.seats < 4:
+        if r.banished >= 0 and st.ritual % 7 == 0 and st.ritual < 21:
+            lines.append(fit(T["first_player"], (self.ui.names[st.first],)))
+        elif r.seats < 4:
             lines.append(T["board_legend"])
         s.lines = lines
         s.inv = [revealed] * r.seats

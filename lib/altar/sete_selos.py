@@ -1,6 +1,7 @@
 """Cthulhu: Sete Selos: rules, options, state and scoring.
 
-Seats are 0..n-1 clockwise; with 2 players the Banished Cultist is seat 2.
+Seats are 0..n-1 clockwise; with 2 players the Banished Cultist is seat 2,
+and where it sits changes with each series' first player (`State.left`).
 Elders are kept 0..6 inside (value - 1) and shown 1..7. A card is kept as
 sign * 8 + value. What happens when a ritual ends is `State.resolve`.
 Referee entry, a ritual's cards as the table played them, is
@@ -21,12 +22,15 @@ OPTIONS = {
     "banished_removal": "low",  # on equal power, remove from "low" or "high" Elders
     "banished_cultists": 4,     # the Banished wins with this many cultists anywhere
     "banished_insanity": 3,     # ... or this much insanity
+    "banished_seating": "follow",  # its pile right of each series' first player, or "fixed": 2, 0, 1
+    "four_elders_2p": False,    # a human's 9 cultists must stand on 4 Elders or more
 }
 
-# Immediate victory: the `top` largest own stacks add up to `need` or more,
-# or insanity reaches `mad`. One formula reads the manual's headerless table.
-# players: (top, need, mad)
-_VICTORY = {4: (1, 3, 4), 3: (2, 6, 5), 2: (4, 9, 5)}
+# Immediate victory: the `top` largest own stacks add up to `need` or more
+# (the smallest of them holding at least `least`), or insanity reaches
+# `mad`. One formula reads the manual's headerless table.
+# players: (top, need, mad, least)
+_VICTORY = {4: (1, 3, 4, 0), 3: (2, 6, 5, 0), 2: (4, 9, 5, 0)}
 
 # Records: a verb, then small ints. Referee entry's verb is public for
 # altar.sete_selos_cards.
@@ -37,6 +41,7 @@ _REMOVE = const(4)
 
 _ALL = const(0x7F)  # every Elder revealed
 _SERIES = const(7)  # rituals per series
+_LAST = const(21)   # rituals in a game at most: 7 Elders, 3 cultists each
 
 # What the state waits for before the next ritual.
 _NONE = const(0)
@@ -72,12 +77,17 @@ class Rules:
         if o["banished_removal"] not in ("low", "high"):
             raise Rejected("option 'banished_removal' must be \"low\" or \"high\"")
         self.banished_low = o["banished_removal"] == "low"
+        if o["banished_seating"] not in ("follow", "fixed"):
+            raise Rejected("option 'banished_seating' must be \"follow\" or \"fixed\"")
+        self.follow = o["banished_seating"] == "follow"
         v = _VICTORY[n]
+        if n == 2 and o["four_elders_2p"]:
+            v = (4, 9, 5, 1)
         self.victory = [v] * self.seats
         # The Banished's row (its stacks on all 7 Elders count), checked
         # with any player count so a header means one thing.
         b = (7, need_int(o["banished_cultists"], "option 'banished_cultists'", 1, 21),
-             need_int(o["banished_insanity"], "option 'banished_insanity'", 1, 21))
+             need_int(o["banished_insanity"], "option 'banished_insanity'", 1, 21), 0)
         if n == 2:
             self.victory[2] = b
 
@@ -161,6 +171,7 @@ class State:
         n = rules.seats
         self.cult = bytearray(7 * n)  # cult[seat * 7 + elder]
         self.ins = bytearray(n)
+        self.left = bytearray(n)      # left[s]: the seat that plays after s
         self.void = bytearray(n)      # signs a seat showed it lacks, this series
         self.played = bytearray(4)    # values played per sign, this series
         self.reset()
@@ -172,7 +183,8 @@ class State:
                 b[i] = 0
         self.rev = 0
         self.ritual = 0
-        self.dealer = r.first
+        self.first = r.first  # this series' first player, who deals it
+        self._seat()
         self.last = -1
         self.leader = r.banished if r.banished >= 0 else r.first
         self.wait = _NONE
@@ -226,6 +238,28 @@ class State:
             raise Rejected("the rituals are over: %s must remove %d cultists"
                            % (self.seat_text(self.wseat), self.wcount))
 
+    def _seat(self):
+        """Who plays after whom this series: clockwise by seat, except that
+        with 2 players the Banished's pile sits to the right of the series'
+        first player, so the Banished plays before the first player and
+        after the other (option banished_seating "fixed": 2, 0, 1 always)."""
+        r = self.rules
+        n = r.seats
+        for s in range(n):
+            self.left[s] = (s + 1) % n
+        if r.banished >= 0 and r.follow:
+            f = self.first
+            self.left[r.banished] = f
+            self.left[f] = 1 - f
+            self.left[1 - f] = r.banished
+
+    def after(self, s, i):
+        """The seat that plays i places after seat s."""
+        while i:
+            s = self.left[s]
+            i -= 1
+        return s
+
     def seat_text(self, s):
         """Seat s in a message: "P2 (seat 1)", "Ban (seat 2)"."""
         from altar.seats import seat_ref
@@ -256,16 +290,20 @@ class State:
         self.leader = winner
         if self.ritual % _SERIES == 0:
             # The winner of a series' last ritual deals the next one; with 2
-            # players the Banished leads it, and if it won, seat 1 deals.
+            # players the Banished leads it, and if it won, the human to its
+            # right deals. The seats of the series just played stay for the
+            # end by power after the last ritual.
             for b in (self.void, self.played):
                 for i in range(len(b)):
                     b[i] = 0
-            self.dealer = winner
             if r.banished >= 0:
                 self.leader = r.banished
                 if winner == r.banished:
-                    self.dealer = 1
-        self._place(winner, value - 1)
+                    winner = self.after(r.banished, 2)
+            if self.ritual < _LAST:
+                self.first = winner
+                self._seat()
+        self._place(self.last, value - 1)
 
     def _place(self, seat, e):
         r = self.rules
@@ -294,9 +332,9 @@ class State:
             self._removals(0)
 
     def _won(self, seat):
-        top, goal, mad = self.rules.victory[seat]
+        top, goal, mad, least = self.rules.victory[seat]
         own = sorted(self.stacks(seat))
-        if self.ins[seat] >= mad or sum(own[7 - top:]) >= goal:
+        if self.ins[seat] >= mad or sum(own[7 - top:]) >= goal and own[7 - top] >= least:
             self.over = True
             self.reason = "immediate"
             self.winners = [seat]
@@ -309,7 +347,7 @@ class State:
         r = self.rules
         n = r.seats
         while j < n:
-            s = (self.last + j) % n
+            s = self.after(self.last, j)
             k = self.removal_count(s)
             if k:
                 if s != r.banished:
@@ -356,6 +394,7 @@ class State:
             "winners": list(self.winners),
             "ritual": self.ritual,
             "leader": self.leader,
+            "first_player": self.first,
             "awaiting": aw,
             "elders": [{"value": e + 1, "revealed": bool(self.rev >> e & 1),
                         "cultists": self.elder(e)} for e in range(7)],

@@ -41,6 +41,7 @@ def ritual_winner(cards):
 
 def check(st, t):
     r = st.rules
+    seat = st.leader          # the cards come in play order from the leader
     for i in range(1, len(t)):
         c = t[i]
         s = c >> 3
@@ -49,26 +50,27 @@ def check(st, t):
                 raise Rejected("card [%d, %d] is played twice" % (s, c & 7))
         if st.played[s] >> (c & 7) & 1:
             raise Rejected("card [%d, %d] was already played in this series" % (s, c & 7))
-        seat = (st.leader + i - 1) % r.seats
         if seat != r.banished and st.void[seat] >> s & 1:
             raise Rejected("%s did not follow sign %d earlier in this series, "
                            "so it cannot hold card [%d, %d]" % (st.seat_text(seat), s, s, c & 7))
+        seat = st.left[seat]
 
 
 def apply(st, t):
     r = st.rules
     lead = t[1] >> 3
     cards = []
+    seat = st.leader
     for i in range(1, len(t)):
         c = t[i]
         st.played[c >> 3] |= 1 << (c & 7)
-        seat = (st.leader + i - 1) % r.seats
         # Not following means not able to: that seat lacks the sign.
         if c >> 3 != lead and seat != r.banished:
             st.void[seat] |= 1 << lead
         cards.append((c >> 3, c & 7))
+        seat = st.left[seat]
     w = ritual_winner(cards)
-    st.resolve((st.leader + w) % r.seats, cards[w][1])
+    st.resolve(st.after(st.leader, w), cards[w][1])
 
 
 def parse(rules, d):

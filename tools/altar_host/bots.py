@@ -35,8 +35,8 @@ class RandomBot:
     def remove(self, seat, count, state):
         return random_removal(state, seat, count, self.rng)
 
-    def seen(self, leader, trick, state):
-        """A ritual's cards, from `leader` on, as the table saw them."""
+    def seen(self, seats, trick, state):
+        """A ritual's cards as the table saw them, trick[i] played by seats[i]."""
 
 
 class HeuristicBot(RandomBot):
@@ -84,8 +84,8 @@ class FaRandomBot:
     def play(self, seat, legal, trick, state):
         return legal[self.rng.below(len(legal))]
 
-    def seen(self, leader, trick, state):
-        """A trick's cards, from `leader` on, as the table saw them."""
+    def seen(self, seats, trick, state):
+        """A trick's cards as the table saw them, trick[i] played by seats[i]."""
 
 
 class FaHeuristicBot(FaRandomBot):

@@ -80,7 +80,7 @@ def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None
         cards = []
         lead = None
         for i in range(r.seats):
-            seat = (st.leader + i) % r.seats
+            seat = st.after(st.leader, i)
             h = hands[seat]
             ok = h
             if lead is not None and seat != r.banished:
@@ -92,7 +92,7 @@ def sete_selos_game(players=4, seed=0, quick=0, undo=0, options=None, first=None
             cards.append(c)
         if rng.below(100) < quick:
             w = sete_selos_cards.ritual_winner(cards)
-            do({"do": "ritual", "winner": (st.leader + w) % r.seats, "value": cards[w][1]})
+            do({"do": "ritual", "winner": st.after(st.leader, w), "value": cards[w][1]})
         else:
             do({"do": "ritual", "cards": [list(c) for c in cards]})
     return header, actions
@@ -144,7 +144,7 @@ class _FaRandom:
             return fa.COPO
         return legal[self.rng.below(len(legal))]
 
-    def seen(self, leader, trick, state):
+    def seen(self, seats, trick, state):
         pass
 
 
@@ -225,8 +225,9 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
                     do(x)
             else:
                 do(a)
+            seats = [(leader + i) % players for i in range(players)]
             for bot in bots:
-                bot.seen(leader, cards, st)
+                bot.seen(seats, cards, st)
         left = [[fc.card_json(c) for c in h] for h in hands]
         pile = []
         for seat in range(players):

@@ -138,7 +138,7 @@ def features(st):
     totals = [st.elder_total(e) for e in range(7)]
     out = []
     for s in range(r.seats):
-        top, goal, mad = r.victory[s]
+        top, goal, mad = r.victory[s][:3]
         own = st.stacks(s)
         live2 = live1 = mixed1 = 0
         for e in sealed:
@@ -191,10 +191,8 @@ class SearchBot(HeuristicBot):
         self.draft.looks.append((list(cards), c))
         return c
 
-    def seen(self, leader, trick, state):
-        n = state.rules.seats
-        for i in range(len(trick)):
-            self.owner[trick[i]] = (leader + i) % n
+    def seen(self, seats, trick, state):
+        self.owner.update(zip(trick, seats))
 
     def play(self, seat, legal, trick, state):
         if len(legal) == 1:
@@ -217,7 +215,7 @@ class SearchBot(HeuristicBot):
         owner = dict(self.owner)
         lacks = list(st.void)
         for i in range(len(trick)):
-            o = (st.leader + i) % n
+            o = st.after(st.leader, i)
             owner[trick[i]] = o
             if trick[i][0] != trick[0][0]:
                 lacks[o] |= 1 << trick[0][0]
@@ -293,10 +291,8 @@ class FaSearchBot(FaHeuristicBot):
         self.dealt = list(self.hand)
         self.owner = {}
 
-    def seen(self, leader, trick, state):
-        n = state.rules.seats
-        for i in range(len(trick)):
-            self.owner[trick[i]] = (leader + i) % n
+    def seen(self, seats, trick, state):
+        self.owner.update(zip(trick, seats))
 
     def sacrifice(self, seat, cards, state):
         self._round(state)

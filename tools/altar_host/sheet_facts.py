@@ -81,7 +81,7 @@ def _board(st, removed):
 def _condition(st, seat):
     """Which immediate victory: ("insanity", had, needed) or ("cultists",
     on the `top` fullest Elders, top, needed), by the rules' own table."""
-    top, need, mad = st.rules.victory[seat]
+    top, need, mad = st.rules.victory[seat][:3]
     if st.ins[seat] >= mad:
         return ("insanity", st.ins[seat], mad)
     return ("cultists", sum(sorted(st.stacks(seat))[7 - top:]), top, need)

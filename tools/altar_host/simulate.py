@@ -56,11 +56,11 @@ def sete_selos(players, seed, bot_names, options=None):
         if st.ritual // 7 != series:
             series = st.ritual // 7
             hands = table.draft(st, rng, bots)
-        leader = st.leader
+        seats = table.play_order(st, st.leader)
         trick = []
         s.play(table.ritual(st, hands, trick, bots))
         for b in bots:
-            b.seen(leader, trick, st)
+            b.seen(seats, trick, st)
     return s
 
 

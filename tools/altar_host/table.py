@@ -20,13 +20,19 @@ def deck(rules):
     return [(g, v) for g in range(4) if rules.signs >> g & 1 for v in range(1, 8)]
 
 
+def play_order(st, leader):
+    """The seats in play order from `leader`, as they sit now (Sete Selos
+    with 2 players: as this series' first player seats the Banished)."""
+    return [st.after(leader, i) for i in range(st.rules.seats)]
+
+
 def cycle(state):
     """The seats in the order packets pass in the draft: 3-4 players, seat i
     passes to seat i + 1; 2 players, the first player (the dealer) to the
     second, the second to the Banished's pile, the pile to the first."""
     r = state.rules
     if r.banished >= 0:
-        return [state.dealer, 1 - state.dealer, r.banished]
+        return [state.first, 1 - state.first, r.banished]
     return list(range(r.seats))
 
 
@@ -71,7 +77,7 @@ def ritual(st, hands, trick, bots):
     r = st.rules
     n = r.seats
     for i in range(len(trick), n):
-        seat = (st.leader + i) % n
+        seat = st.after(st.leader, i)
         h = hands[seat]
         if seat == r.banished:
             c = h[0]

@@ -7,6 +7,8 @@ from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_gam
 
 EXAMPLES = {
     "sete-selos-4p.jsonl": lambda: sete_selos_game(4, seed=1, quick=10),
+    # The Banished wins series 1's last ritual, so the first player changes.
+    "sete-selos-2p.jsonl": lambda: sete_selos_game(2, seed=100, quick=30),
     "ritos-ancestrais-3p.jsonl": lambda: ritos_game(3, seed=4),
     # Filipi Bode won with, a Copo trapping scares, ghost leads, the spirit's tie-break.
     "fantasmagoria-4p.jsonl": lambda: fantasmagoria_game(4, seed=50),
