@@ -7,7 +7,7 @@ import boards
 from altar_host import board_emu
 from altar_host.emulator import Device, png_pixels
 from device_driver import goto, new_game, play, ritual, value_of
-from test_device import TOUR, tour
+from test_device import TOUR, play_two_player_game, tour
 
 PROFILE = boards.load("pico_display")
 START = 5.0            # emulated s of the first press: the first screen is out
@@ -60,6 +60,16 @@ def whole_game():
     s.dev.press("undo")                 # B held
     play(s.dev, TOUR[1][-1])
     s.dev.press("ok")
+    goto(s.dev, value_of(s.dev, 2))     # Export log
+    return s
+
+
+def two_player():
+    """A 2-player Sete Selos game over three series, the first player named
+    before each (the bundled example by quick entry), then Menu > Export."""
+    s = Script("en", capture=True)
+    play_two_player_game(s.dev, lambda n: s.shot("first-player-%d" % n))
+    s.dev.press("ok")                   # the result's OK: the menu
     goto(s.dev, value_of(s.dev, 2))     # Export log
     return s
 

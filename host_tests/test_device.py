@@ -143,6 +143,39 @@ def tour_game():
 TOUR = tour_game()
 
 
+def two_player_game():
+    """The bundled 2-player example (three series; the Banished wins series
+    1's last ritual, so the first player moves) as the device enters it:
+    each ritual by its winner and value."""
+    import json
+    from altar.core import Session
+    from altar.sete_selos_cards import ritual_winner
+    from altar_host.cli import EXAMPLES
+    with open(os.path.join(EXAMPLES, "sete-selos-2p.jsonl"), encoding="utf-8") as f:
+        lines = [json.loads(ln) for ln in f]
+    s = Session(lines[0])
+    out = []
+    for a in lines[1:]:
+        if "cards" in a:
+            cards = [tuple(c) for c in a["cards"]]
+            w = ritual_winner(cards)
+            a = {"do": "ritual", "winner": s.state.after(s.state.leader, w), "value": cards[w][1]}
+        s.do(a)
+        out.append(a)
+    return lines[0], out
+
+
+def play_two_player_game(dev, shot=None):
+    """two_player_game by keys; shot(n) at the board before series n."""
+    h, actions = two_player_game()
+    new_game(dev, 2, h["first"])
+    for a in actions:
+        st = dev.app.ui.session.state
+        if shot and a["do"] == "ritual" and st.ritual % 7 == 0:
+            shot(st.ritual // 7 + 1)
+        play(dev, a)
+
+
 def tour(dev, shots=None):
     """Play TOUR by keys; shots(name) is called at each screen's first sight."""
     h, actions = TOUR
@@ -192,6 +225,24 @@ def test_golden_screens(board):
                 f.write(data)
         with open(path, "rb") as f:
             assert png_pixels(f.read()) == png_pixels(data), path
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_two_players_over_three_series_name_each_first_player(board):
+    """Before each series the board says who is first player: P2 (the
+    header's), then P1, to the Banished's right when it won series 1's last
+    ritual, then P1 again; the game is the engine's, action for action."""
+    dev = Device(board, capture=False, lang="en")
+    said = []
+    play_two_player_game(dev, lambda n: said.append(dev.text()[4]))
+    assert said == ["First player: P2", "First player: P1", "First player: P1"]
+    h, actions = two_player_game()
+    from altar.core import Session
+    engine = Session(h)
+    for a in actions:
+        engine.do(a)
+    assert dev.app.ui.session.view() == engine.view() and engine.state.over
+    replays_to_the_same_result(dev)
 
 
 def test_tour_over_screen_shows_the_tie_break():

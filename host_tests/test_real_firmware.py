@@ -6,8 +6,9 @@ Each run presses the buttons the host emulator pressed for the same play
 (emulator.Device.keyed, board_emu.key_presses), so the board's screens can
 be checked against the goldens and the host's, and its state against the
 engine's. The long runs go side by side (node is one process a run): the
-whole Sete Selos game with the Fantasmagória and Ritos openings, then the
-game's journal resumed with the power cut in the middle of a journal write.
+whole Sete Selos game with the Fantasmagória and Ritos openings and a
+2-player game over three series, then the game's journal resumed with the
+power cut in the middle of a journal write.
 """
 
 import concurrent.futures
@@ -22,7 +23,7 @@ from altar.core import Session
 from altar_host import board_emu, st7789
 from altar_host.emulator import Device, FlashNVM, dump_to_log, png_pixels
 from conftest import HERE
-from board_script import NAMES, PROFILE, START, named, opening, whole_game
+from board_script import NAMES, PROFILE, START, named, opening, two_player, whole_game
 from test_device import TOUR
 from test_device_games import fa_tour, ra_tour
 
@@ -72,7 +73,7 @@ def images(tmp_path_factory):
 @pytest.fixture(scope="module")
 def scripts():
     return {"game": whole_game(), "fa": opening(fa_tour, "pt", "fa-board"),
-            "ra": opening(ra_tour, "en", "ra-points"), "names": named()}
+            "ra": opening(ra_tour, "en", "ra-points"), "names": named(), "two": two_player()}
 
 
 KEYS = os.path.join(os.path.dirname(HERE), "tools", "rp2040", "two-rituals.keys")
@@ -90,9 +91,9 @@ def runs(images, scripts, tmp_path_factory):
     cli = str(tmp_path_factory.mktemp("cli"))
     readme = lambda: board_emu.main(["--keys", KEYS, "--png", os.path.join(cli, "screen.png"),
                                      "--keep", cli])
-    game, fa, ra, names, code = in_parallel(go("game", "pt"), go("fa", "pt"), go("ra", "en"),
-                                            go("names", "names"), readme)
-    return {"game": game, "fa": fa, "ra": ra, "names": names, "cli": (code, cli)}
+    game, fa, ra, names, two, code = in_parallel(go("game", "pt"), go("fa", "pt"), go("ra", "en"),
+                                                 go("names", "names"), go("two", "en"), readme)
+    return {"game": game, "fa": fa, "ra": ra, "names": names, "two": two, "cli": (code, cli)}
 
 
 @pytest.fixture(scope="module")
@@ -185,6 +186,23 @@ def test_the_screens_on_the_way_are_the_goldens(runs, scripts):
         moments = [presses[n][1] - 0.001 if n < len(presses) else s.end() for _, n in s.shots]
         for (shot, _), got in zip(s.shots, glass(runs[name], moments)):
             assert got == golden(shot), shot
+
+
+def test_two_players_over_three_series_on_the_board(runs, scripts):
+    """A 2-player game whose first player moves, by the buttons: before each
+    series the glass names its first player as the host emulator's does,
+    pixel for pixel, and the board exports the host's game."""
+    s = scripts["two"]
+    r = runs["two"]
+    presses = s.presses()
+    moments = [presses[n][1] - 0.001 for _, n in s.shots]
+    assert [name for name, _ in s.shots] == ["first-player-%d" % n for n in (1, 2, 3)]
+    for (shot, _), got in zip(s.shots, glass(r, moments)):
+        assert got == s.pixels[shot], shot
+    text = dump_to_log(r.console)
+    strip = lambda t: [ln for ln in t.splitlines() if '"seed"' not in ln]    # os.urandom's
+    assert strip(text) == strip(s.dev.export())
+    assert log.load(text.splitlines()).view()["status"] == "over"
 
 
 def test_names_in_settings_toml_show_on_the_board_and_go_into_its_journal(runs, scripts):
