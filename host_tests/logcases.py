@@ -140,11 +140,12 @@ VALID["ritos-3p-bonus-cards"] = text(_h, *_a)
 # deck, every option; games cut mid-round, before a round's end, at a
 # quick possession, after a Copo.
 _FA_OPTIONS = [None, {"led_copo": "free"}, {"copo_follows": False},
-               {"copo_traps_filipi": False}, {"track_floor": False}]
+               {"copo_traps_filipi": False}, {"track_floor": False},
+               {"odd_card": "dealt"}, {"only_ghosts": "end", "odd_card": "dealt"}]
 for players in (3, 4):
-    for i in range(10):
+    for i in range(14):
         quick = (0, 0, 30, 100, 60)[i % 5]
-        opts = _FA_OPTIONS[i % 5]
+        opts = _FA_OPTIONS[i % 7]
         seed = 500 + 10 * players + i
         h, a = fantasmagoria_game(players, seed, quick=quick, undo=(0, 20)[i % 2],
                                   options=opts, deck=i % 3 != 0)
@@ -368,9 +369,31 @@ err("fa-cursed-wrong-suit", text(FH, _t, {"do": "trick", "cards": [
 err("fa-cursed-not-in-deck", text(dict(FH, deck=DECK), _t, {"do": "trick", "cards": [
     ["gato", 1, "gato-da-sorte"], ["gato", 10], ["gato", 2], ["gato", 3]]}), 3,
     'gato-da-sorte is ["gato", 9]')
-err("fa-ghost-lead", text(FH, _t, {"do": "trick", "cards": [
+err("fa-ghost-lead", text(dict(FH, options={"only_ghosts": "end"}), _t, {"do": "trick", "cards": [
     ["fantasma", 1], ["gato", 1], ["gato", 2], ["gato", 3]]}), 3,
     "a ghost may lead only when every seat is possessed")
+err("fa-ghost-lead-counted", text(dict(FH, deck=DECK), _t, {"do": "trick", "cards": [
+    ["gato", 5], ["bode", 9], ["gato", 6], ["gato", 7]]}, {"do": "trick", "cards": [
+    ["fantasma", 1], ["gato", 8], ["gato", 10], ["gato", 4]]}), 4,
+    "a ghost may lead only when every seat is possessed, or from a hand of ghosts alone: "
+    "P2 (seat 1) holds 12 cards, at most 3 of them ghosts")
+_s = {"do": "sacrifice", "cards": [["bode", 3], ["gato", 5], ["boneca", 5], ["vela", 6]]}
+_t1 = {"do": "trick", "cards": [["gato", 6], ["boneca", 8], ["gato", 7], ["gato", 4]]}
+err("fa-void-after-possession", text(dict(FH, deck=DECK), _s, _t1, {"do": "trick", "cards": [
+    ["gato", 1], ["gato", 2], ["gato", 3], ["gato", 10]]}), 4,
+    "P2 (seat 1) showed in trick 1 that it holds no gato but the sacrificed card of the ghost "
+    'pile it took then, so it cannot hold ["gato", 1]')
+err("fa-took-other-sacrificed", text(FH, _s, dict(_t1, took=[["vela", 6]]), {"do": "trick", "cards": [
+    ["boneca", 5], ["boneca", 3], ["boneca", 4], ["boneca", 6]]}), 4,
+    'P2 (seat 1) took the ghost pile of ["vela", 6], so it holds no other sacrificed card')
+err("fa-took-count", text(FH, _s, dict(_t1, took=[["vela", 6], ["gato", 5]])), 3,
+    "took must name one ghost pile for each seat this trick possesses (1), not 2")
+err("fa-took-not-sacrificed", text(FH, _s, dict(_t1, took=[["vela", 7]])), 3,
+    'took: ["vela", 7] is not the sacrificed card of a ghost pile still to take')
+err("fa-hands-counted", text(dict(FH, deck=DECK), _s, {"do": "end-round", "leftover": [
+    [], [], [], []]}), 3, "P1 (seat 0) must hold 9 cards at the round's end, not 0")
+err("fa-round-over", text(dict(FH, deck=DECK), _t, *[{"do": "trick", "winner": 0}] * 10), 12,
+    "round 1 is over: P4 (seat 3) has no card left for another trick")
 err("fa-ghost-unpossessed", text(FH, _t, {"do": "trick", "cards": [
     ["gato", 4], ["fantasma", 1], ["gato", 2], ["gato", 3]]}), 3,
     "P2 (seat 1) is not possessed, so it holds no ghost")
@@ -387,7 +410,7 @@ err("fa-open-possession-then-cards", text(FH, _t, {"do": "possess", "seat": 2, "
     4, "close the trick with its winner")
 err("fa-leftover-after-quick", text(FH, _t, {"do": "trick", "winner": 1},
                                     {"do": "end-round", "leftover": [[], [], [], []]}), 4,
-    "this round has quick entries: end it with piles")
+    "a trick of round 1 was entered as its result: end the round with piles")
 err("fa-leftover-no-empty-hand", text(FH, _t, {"do": "end-round", "leftover": [
     [["gato", 1]], [["gato", 2]], [["gato", 3]], [["gato", 4]]]}), 3,
     "a round ends when a seat has no card left")
@@ -398,6 +421,10 @@ err("fa-piles-too-many-ghosts", text(FH, _t, {"do": "end-round", "piles": [
 err("fa-possess-copo-by-default", text(FH, _t, {"do": "possess", "seat": 1, "number": None}), 3,
     "only with option copo_follows false")
 err("fa-bad-option", text(dict(FH, options={"led_copo": "last"})), 1, "led_copo")
+err("fa-bad-odd-card", text(dict(FH, options={"odd_card": "first"})), 1,
+    'option \'odd_card\' must be "aside" or "dealt"')
+err("ss-bad-seating", text(dict(H2, options={"banished_seating": "left"})), 1,
+    'option \'banished_seating\' must be "follow" or "fixed"')
 err("fa-bad-deck", text(dict(FH, deck={"numbers": [8, 12], "cursed": DECK["cursed"]})), 1,
     "must include 7")
 _h, _a = fantasmagoria_game(3, 9, quick=50)

@@ -220,6 +220,47 @@ def test_view_keys_are_documented(game):
     assert set(Session(h).view()) <= view_keys_of(core.game_module(game))
 
 
+def quick_trick_records():
+    """The records whose apply marks a Fantasmagória round as having a trick
+    entered as its result (`self.quick = True`), after which the engine has
+    no piles to score and refuses `leftover`: read from State.apply."""
+    fa = core.game_module("fantasmagoria")
+    out = set()
+    for node in ast.walk(_tree(fa)):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)):
+            continue
+        sets = [a for a in node.body if isinstance(a, ast.Assign)
+                and isinstance(a.targets[0], ast.Attribute) and a.targets[0].attr == "quick"
+                and isinstance(a.value, ast.Constant) and a.value.value is True]
+        if sets:
+            out.add(getattr(fa, node.test.comparators[0].id))
+    return out
+
+
+def test_the_leftover_rule_is_the_engines():
+    """docs/session-log.md names the entries after which `leftover` is
+    refused; they are those the code marks, each as its log spelling (the
+    verb, and the key that tells a quick `trick` from a referee one). A quick
+    sacrifice is not among them, and a round begun by one ends with leftover."""
+    fa = core.game_module("fantasmagoria")
+    records = quick_trick_records()
+    assert records and fa.SET_TRUMP not in records
+    spelled = set()
+    for code in records:
+        d = fa.unparse((code, 0, 1))
+        spelled.add(d["do"])
+        if d["do"] == "trick":
+            spelled.update(set(d) - {"do"})
+    body = game_sections(SESSION_TEXT)["fantasmagoria"]
+    rule = re.search(r"^- `leftover` is refused in a round (.*?)\.", body, re.M | re.S).group(1)
+    assert code_words(rule) == spelled, (rule, spelled)
+    s = Session({"altar": 1, "game": "fantasmagoria", "players": ["a", "b", "c"]})
+    s.do({"do": "sacrifice", "trump": 3, "leader": 0})
+    s.do({"do": "trick", "cards": [["gato", 4], ["gato", 5], ["gato", 6]]})
+    s.do({"do": "end-round", "leftover": [[], [], []]})
+    assert s.view()["round"] == 2
+
+
 def test_exit_codes_are_documented():
     body = section(SESSION_TEXT, "Errors")
     assert "line N: reason" in body

@@ -5,6 +5,7 @@ import pytest
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar.core import Rejected, Session
+from altar_host import table
 from altar_host.randomplay import DECK, fantasmagoria_game
 from conftest import do_checked, rejects
 
@@ -67,7 +68,7 @@ def possess_all(s):
 def haunted(**kw):
     """Referee entry: every seat possessed in two tricks; seat 0 leads next,
     the trump is 1. Played: gato 3 4 5 6, bode 1 9, vela 1, boneca 2."""
-    s = started(trump=20, leader=0, **kw)
+    s = started(trump=2, leader=0, **kw)
     s.do(trick(C("gato", 5), C("bode", 9), C("vela", 1), C("boneca", 2)))   # 1, 2, 3; 9 wins
     s.do(trick(C("gato", 3), C("gato", 4), C("gato", 6), C("bode", 1)))     # seat 0; 1 wins
     v = s.view()
@@ -226,19 +227,28 @@ def test_option_copo_possesses_without_moving_the_planchette():
 
 
 def test_ghosts_lead_only_when_every_seat_is_possessed():
-    s = started(trump=20, leader=0)
-    s.do(trick(C("gato", 5), C("bode", 9), C("vela", 1), C("boneca", 2)))   # 1, 2, 3
-    rejects(s, trick(G(1), C("gato", 3), C("gato", 4), C("gato", 6)), "a ghost may lead only")
-    rejects(s, trick(COPO, G(1), C("gato", 4), C("gato", 6)), "a ghost may lead only")
+    s = started(trump=1, leader=0, options={"only_ghosts": "end"})
+    s.do(trick(C("gato", 5), C("bode", 9), C("vela", 2), C("boneca", 2)))   # 1, 2, 3; 9 wins
+    rejects(s, trick(G(1), C("bode", 3), C("bode", 4), C("bode", 6)), "a ghost may lead only")
     rejects(s, trick(C("gato", 3), C("gato", 4), C("gato", 6), G(2)), "P1 (seat 0) is not possessed")
-    leader = s.view()["leader"]
-    cards = [C("gato", 3), C("gato", 4), C("gato", 6), C("gato", 7)]
-    cards[(0 - leader) % 4] = C("bode", 1)
-    s.do(trick(*cards))    # seat 0 possessed too
-    assert all(s.view()["possessed"])
-    s.do(trick(G(5), G(1), C("vela", 8), G(3)))
+    s.do(trick(C("bode", 3), C("bode", 4), C("bode", 6), C("boneca", 1)))    # seat 0 too
+    assert all(s.view()["possessed"]) and s.view()["leader"] == 0    # boneca 1: the trump
+    s.do(trick(G(5), G(1), G(2), G(3)))
     assert s.view()["leader"] == 1            # the ghost 1 shows the trump
-    assert s.state.void[2] == 1 << 4          # seat 2 lacks ghosts now
+
+
+def test_a_possessed_seat_holds_its_piles_three_ghosts_until_it_plays_them():
+    s = started(trump=1, leader=0)
+    s.do(trick(C("gato", 5), C("bode", 9), C("vela", 2), C("boneca", 2)))   # 1, 2, 3
+    s.do(trick(C("bode", 3), C("bode", 4), C("bode", 6), C("boneca", 1)))    # seat 0 too
+    rejects(s, trick(G(5), G(1), C("vela", 8), G(3)),
+            "P3 (seat 2) took a ghost pile and has shown 0 of its 3 ghosts, so it must follow")
+    s.do(trick(G(5), G(1), G(2), G(3)))
+    s.do(trick(G(4), G(6), G(7), G(8)))
+    assert list(s.state.shown) == [2, 2, 2, 2]
+    rejects(s, leftover([G(10)], [G(11), G(12), G(9)], [], []),
+            "P2 (seat 1) took one ghost pile, so it holds 3 ghosts, not 4")
+    s.do(leftover([G(10)], [G(11)], [G(12)], []))
 
 
 def test_a_seat_holds_ghosts_and_sacrificed_cards_only_once_possessed():
@@ -259,7 +269,7 @@ def test_the_earliest_card_with_the_trump_number_wins_any_suit_ghosts_too():
     assert fc.trick_winner([2 << 5 | 9, 2 << 5 | 11, fa.COPO, 0 << 5 | 12], 3, 2) == 1
     assert fc.trick_winner([fa.COPO, 0 << 5 | 4, 1 << 5 | 12], 3, -1) == 2
     s = haunted()
-    s.do(trick(C("gato", 8), G(1), C("gato", 9), C("gato", 10)))
+    s.do(trick(C("vela", 8), G(1), C("vela", 9), C("vela", 10)))
     assert s.view()["leader"] == 1
 
 
@@ -355,11 +365,11 @@ def test_leftover_is_checked_against_the_round():
             "a round ends when a seat has no card left")
     rejects(s, leftover([C("gato", 5)], [], [], []), 'card ["gato", 5] was already played')
     rejects(s, leftover([G(1)], [], [], []), "P1 (seat 0) is not possessed")
-    rejects(s, leftover([], [], [C("gato", 3)], []), "P3 (seat 2) did not follow gato")
+    rejects(s, leftover([], [], [C("gato", 3)], []), "P3 (seat 2) showed in trick 1 that it holds no gato")
     rejects(s, leftover([C("gato", 3)], [C("gato", 3)], [], []), "appears twice")
     rejects(s, leftover([], [], [], [], []), "leftover must have 4 entries")
     s.do({"do": "trick", "winner": 0})
-    rejects(s, leftover([], [], [], []), "this round has quick entries: end it with piles")
+    rejects(s, leftover([], [], [], []), "a trick of round 1 was entered as its result: end the round with piles")
 
 
 def test_piles_are_checked():
@@ -507,33 +517,38 @@ def test_deck_is_only_for_fantasmagoria_and_filipi_may_be_named():
 # -- referee entry holds the table to the cards ------------------------------------------
 
 def test_a_card_is_played_once_a_round_and_a_missing_suit_stays_missing():
-    s = started(trump=20, leader=0)
+    s = started(trump=1, leader=0)
     rejects(s, trick(C("gato", 5), C("gato", 5), C("gato", 2), C("gato", 10)), "appears twice")
     s.do(trick(C("gato", 5), C("gato", 8), C("gato", 2), C("gato", 10)))       # seat 3 wins
     rejects(s, trick(C("gato", 5), C("gato", 3), C("gato", 4), C("gato", 6)),
             'card ["gato", 5] was already played this round')
     # Seat 0 does not follow boneca and is possessed; the sacrifice was
-    # entered quickly, so the ghost pile it took may hold a boneca.
+    # entered quickly, so the ghost pile it took may hold one boneca.
     s.do(trick(C("boneca", 5), C("vela", 9), C("boneca", 2), C("boneca", 10)))  # vela 9 wins
     s.do(trick(C("boneca", 1), C("boneca", 3), C("boneca", 4), C("boneca", 6)))  # seat 3 wins
+    assert s.state.took[0] == fc.card(s.rules, C("boneca", 1))     # so that was its pile's
     # Possessed already, seat 0 fails boneca again: now it surely lacks it.
     s.do(trick(C("boneca", 7), C("vela", 1), C("boneca", 8), C("boneca", 9)))   # boneca 9 wins
     assert s.view()["leader"] == 2
     rejects(s, trick(C("boneca", 11), C("boneca", 12), C("boneca", 13), C("boneca", 14)),
-            "P1 (seat 0) did not follow boneca earlier in this round")
+            "P1 (seat 0) showed in trick 4 that it holds no boneca, so it cannot hold")
 
 
-def test_possession_keeps_the_missing_suit_unless_a_sacrifice_could_bring_it():
+def test_possession_keeps_the_missing_suit_but_for_the_piles_sacrificed_card():
     s = game(4)
     s.do(sac(C("gato", 5), C("vela", 3), C("bode", 8), C("boneca", 9)))   # seat 1 leads
     s.do(trick(C("vela", 1), C("gato", 2), C("vela", 4), C("vela", 6)))    # seat 2 fails vela
-    assert s.state.void[2] == 0     # the vela 3 may be in the pile it took
+    assert s.state.void[2 * 6 + fa.VELA] == 1 | fc.BEFORE   # the vela 3 may be in its pile
+    rejects(s, trick(C("vela", 7), C("vela", 8), C("vela", 9), C("vela", 10)),
+            'P3 (seat 2) showed in trick 1 that it holds no vela but the sacrificed card of the '
+            'ghost pile it took then, so it cannot hold ["vela", 7]')
+    s.do(trick(C("vela", 3), C("vela", 8), C("vela", 9), C("vela", 10)))     # seat 2 leads
+    assert s.state.took[2] == fc.card(s.rules, C("vela", 3))
     s = game(4)
-    s.do(sac(C("bode", 5), C("vela", 3), C("bode", 8), C("boneca", 9)))
+    s.do(sac(C("bode", 5), C("vela", 3), C("bode", 8), C("boneca", 9)))   # no gato sacrificed
     s.do(trick(C("gato", 1), C("bode", 2), C("gato", 4), C("gato", 6)))
-    assert s.state.void[2] == 0b1
     rejects(s, trick(C("gato", 3), C("gato", 7), C("gato", 9), C("gato", 10)),
-            "P3 (seat 2) did not follow gato")
+            "P3 (seat 2) showed in trick 1 that it holds no gato but the sacrificed card")
 
 
 # -- generic: every game's checks -------------------------------------------------------
@@ -542,7 +557,8 @@ def test_possession_keeps_the_missing_suit_unless_a_sacrifice_could_bring_it():
 @pytest.mark.parametrize("seed", range(12))
 def test_random_games_undo_and_quick_entry_agree(n, seed):
     opts = [None, {"led_copo": "free"}, {"copo_follows": False},
-            {"copo_traps_filipi": False, "track_floor": False}][seed % 4]
+            {"copo_traps_filipi": False, "track_floor": False}, {"odd_card": "dealt"},
+            {"odd_card": "dealt", "only_ghosts": "end"}][seed % 6]
     # fantasmagoria_game checks itself that the quick log ends like the referee's
     h, actions = fantasmagoria_game(n, seed, quick=(0, 50, 100)[seed % 3], options=opts,
                                     deck=bool(seed % 2))
@@ -552,3 +568,187 @@ def test_random_games_undo_and_quick_entry_agree(n, seed):
     v = s.view()
     assert v["status"] == "over" and len(v["rounds"]) == 3 and len(v["winners"]) == 1
     assert v["scares"][v["winners"][0]] == min(v["scares"])
+
+
+# -- exact holdings: one pile a seat, counted hands, a hand of ghosts ------------------
+
+DECKED = {"deck": DECK}
+
+
+def test_a_seat_plays_one_sacrificed_card_a_round():
+    s = game(4)
+    s.do(sac(C("gato", 5), C("vela", 3), C("bode", 8), C("boneca", 9)))   # seat 1 leads
+    s.do(trick(C("gato", 2), C("bode", 3), C("gato", 4), C("gato", 6)))   # seat 2 possessed
+    s.do(trick(C("bode", 8), C("bode", 1), C("bode", 2), C("bode", 4)))   # its pile's bode 8
+    rejects(s, trick(C("boneca", 9), C("boneca", 1), C("boneca", 2), C("boneca", 4)),
+            'P3 (seat 2) took the ghost pile of ["bode", 8], so it holds no other sacrificed card')
+
+
+def test_took_names_the_piles_a_trick_brings_and_is_checked():
+    s = game(4)
+    s.do(sac(C("gato", 5), C("vela", 3), C("bode", 8), C("boneca", 9)))   # seat 1 leads
+    t = [C("vela", 1), C("gato", 2), C("vela", 4), C("bode", 6)]          # seats 2 and 0 fail
+    rejects(s, dict(trick(*t), took=[C("bode", 8)]), "took must name one ghost pile for each")
+    rejects(s, dict(trick(*t), took=[C("bode", 8), C("bode", 8)]), "two seats cannot take")
+    rejects(s, dict(trick(*t), took=[C("bode", 8), C("gato", 7)]),
+            'took: ["gato", 7] is not the sacrificed card of a ghost pile')
+    rejects(s, dict(trick(*t), took=[C("bode", 8), C("vela", 1)]), "not the sacrificed card")
+    s.do(dict(trick(*t), took=[C("vela", 3), C("bode", 8)]))
+    assert [s.state.took[i] for i in (2, 0)] == [fc.card(s.rules, C("vela", 3)),
+                                                fc.card(s.rules, C("bode", 8))]
+    assert s.actions()[-1]["took"] == [["vela", 3], ["bode", 8]]        # given back as written
+    # seat 2 holds the vela 3 of its pile: leading vela, seat 2 must follow with it
+    leader = s.view()["leader"]
+    cards = {leader: C("vela", 7)}
+    for i in range(1, 4):
+        cards[(leader + i) % 4] = C("boneca", i + 3)
+    if leader != 2:
+        rejects(s, trick(*[cards[(leader + i) % 4] for i in range(4)]),
+                'P3 (seat 2) took the ghost pile of ["vela", 3], so it must follow vela')
+
+
+def test_a_quick_sacrifice_bounds_the_sacrificed_cards_by_its_trump():
+    s = started(trump=5, leader=0)
+    s.do(trick(C("gato", 6), C("bode", 9), C("gato", 7), C("gato", 8)))   # seat 1 fails gato
+    rejects(s, trick(C("gato", 4), C("gato", 2), C("gato", 3), C("gato", 10)),
+            'showed in trick 1 that it holds no gato but the sacrificed card')
+    s.do(trick(C("gato", 5), C("gato", 2), C("gato", 3), C("gato", 10)))   # 5 is no lower
+    rejects(s, trick(C("gato", 11), C("gato", 12), C("gato", 13), C("gato", 14)),
+            'P2 (seat 1) showed in trick 1 that it holds no gato but the sacrificed card of the '
+            'ghost pile it took then, so it cannot hold ["gato", 12]')
+
+
+@pytest.mark.parametrize("odd", ["aside", "dealt"])
+def test_with_the_deck_every_hand_is_counted(odd):
+    """A 3-player round on a deck of 1..10 (31 cards: 10 each and the odd
+    one) played out by the simulator's table; its end with a card too many
+    or too few is refused, and the engine's count is the hands'."""
+    h, actions = fantasmagoria_game(3, 5, options={"odd_card": odd})
+    end = next(i for i, a in enumerate(actions) if a["do"] == "end-round")
+    s = Session(h)
+    for a in actions[:end]:
+        s.do(a)
+    left = actions[end]["leftover"]
+    sizes = [len(x) for x in left]
+    assert 0 in sizes
+    if odd == "aside":
+        assert list(s.state.hand) == sizes
+    longest = sizes.index(max(sizes))
+    kept = [fc.card(s.rules, c) & 0xFF for x in left for c in x]
+    unseen = [fc.card_json(c) for c in table.fa_deck(s.rules, DECK["numbers"])[0]
+              if not s.state.seen[c & 0xFF] and c & 0xFF not in kept]
+    assert len(unseen) == (odd == "aside")        # the card set aside
+    for change, why in ((lambda x: x[1:], "cards at the round's end, not"),
+                        (lambda x: x + unseen, "")):      # a void may see it first
+        hands = [list(x) for x in left]
+        hands[longest] = change(hands[longest])
+        if hands[longest] != left[longest]:
+            rejects(s, leftover(*hands), "" if odd == "dealt" else why)
+    s.do(actions[end])
+    assert s.view()["round"] == 2
+
+
+@pytest.mark.parametrize("odd", ["aside", "dealt"])
+def test_a_trick_needs_a_card_from_every_hand(odd):
+    s = started(trump=3, leader=0, options={"odd_card": odd}, **DECKED)
+    for seat in (1, 2, 3):
+        s.do({"do": "possess", "seat": seat, "number": 3})
+    s.do({"do": "trick", "winner": 0})
+    for _ in range(8):
+        s.do({"do": "trick", "winner": 0})
+    assert list(s.state.hand) == [0, 4, 4, 4] and s.state.odd == (odd == "dealt")
+    if odd == "dealt":
+        s.do({"do": "trick", "winner": 0})        # seat 0 plays the odd card, so holds it
+        assert list(s.state.hand) == [0, 3, 3, 3] and s.state.odd == 0
+    rejects(s, {"do": "trick", "winner": 0}, "round 1 is over: P1 (seat 0) has no card left")
+    s.do({"do": "end-round", "piles": [pile()] * 4})
+
+
+def test_a_round_of_no_tricks_is_refused_with_the_deck():
+    s = game(4, **DECKED)
+    s.do(sac(C("bode", 3), C("gato", 5), C("boneca", 5), C("vela", 6)))
+    rejects(s, leftover([], [], [], []), "P1 (seat 0) must hold 9 cards at the round's end, not 0")
+    rejects(s, {"do": "end-round", "piles": [pile()] * 4},
+            "round 1 is not over: every seat still holds cards (P1 (seat 0) 9,")
+    q = started(trump=3, leader=0, **DECKED)
+    for _ in range(9):
+        q.do({"do": "trick", "winner": 0})
+    assert list(q.state.hand) == [0, 0, 0, 0]
+    rejects(q, {"do": "possess", "seat": 1, "number": 3}, "round 1 is over")
+    q.do({"do": "end-round", "piles": [pile()] * 4})
+
+
+def test_only_ghosts_lead_a_misdeal_no_deck():
+    """With an even deal no leader is ever left with ghosts alone while a seat
+    is unpossessed (docs/rules.md); after a misdeal the engine, which cannot
+    count hands without the deck, takes the ghost lead as that hand and holds
+    the seat to it."""
+    s = started(trump=1, leader=0)
+    s.do(trick(C("gato", 5), C("bode", 9), C("vela", 2), C("gato", 6)))   # 1, 2; 9 wins
+    s.do(trick(G(1), G(2), C("gato", 7), C("gato", 8)))                   # seat 1 leads a ghost
+    assert s.state.void[1 * 6 + fa.NOCOPO] == 2
+    s2 = started(trump=1, leader=0, options={"only_ghosts": "end"})
+    s2.do(trick(C("gato", 5), C("bode", 9), C("vela", 2), C("gato", 6)))
+    rejects(s2, trick(G(1), G(2), C("gato", 7), C("gato", 8)), "a ghost may lead only")
+    s2.do(leftover([C("gato", 1)], [G(1), G(2)], [G(3)], [C("gato", 8)]))   # no empty hand
+    assert s2.view()["round"] == 2
+
+
+def test_with_the_deck_a_ghost_lead_before_every_seat_is_possessed_is_refused_by_count():
+    s = game(4, **DECKED)
+    s.do(sac(C("bode", 3), C("gato", 5), C("boneca", 5), C("vela", 6)))
+    s.do(trick(C("gato", 6), C("boneca", 8), C("gato", 7), C("gato", 4)))   # seat 1 wins
+    rejects(s, trick(G(1), C("gato", 1), C("gato", 2), C("gato", 3)),
+            "a ghost may lead only when every seat is possessed, or from a hand of ghosts "
+            "alone: P2 (seat 1) holds 12 cards, at most 3 of them ghosts")
+
+
+class _First:
+    """An rng that always draws the first: the ghost piles go in order."""
+
+    def below(self, n):
+        return 0
+
+
+@pytest.mark.parametrize("mode", ["lead", "end"])
+@pytest.mark.parametrize("bot", ["random", "heuristic", "search"])
+def test_a_misdeal_leaves_a_leader_only_ghosts_and_the_table_plays_on(mode, bot):
+    """A deal no even deal gives (seat 1 dealt 1 card, the others 3): seat 1
+    is possessed in trick 1, plays its pile's vela 9 in trick 2 and leads
+    trick 3 with ghosts alone while seat 0 is not possessed. With
+    only_ghosts "lead" its bot leads a ghost and the engine takes it; with
+    "end" the table ends the round and the engine takes the leftover."""
+    from altar.rng import Rng
+    from altar_host.simulate import FA_BOTS
+    s = started(trump=1, leader=0, options={"only_ghosts": mode})
+    st = s.state
+    card = lambda c: fc.card(s.rules, c)
+    hands = [[card(C("gato", 5)), card(C("vela", 2)), card(C("gato", 12))],
+             [card(C("bode", 9))],
+             [card(C("gato", 6)), card(C("vela", 3)), card(C("gato", 13))],
+             [card(C("gato", 7)), card(C("vela", 4)), card(C("gato", 14))]]
+    piles = [[card(G(1)), card(G(2)), card(G(3)), card(C("vela", 9))]] + \
+        [[card(G(g)) for g in range(4 + 3 * i, 7 + 3 * i)] + [card(C("bode", 20 - i))]
+         for i in range(3)]
+    bots = [FA_BOTS[bot](Rng(i + 1)) for i in range(4)]
+    for played in ([C("gato", 5), C("bode", 9), C("gato", 6), C("gato", 7)],    # 9 wins
+                   [C("vela", 9), C("vela", 3), C("vela", 4), C("vela", 2)]):   # 9 wins
+        before, leader = st.possessed, st.leader
+        for i, c in enumerate(played):
+            hands[(leader + i) % 4].remove(card(c))
+        s.do(trick(*played))
+        table.fa_possess(st, leader, before, hands, piles, _First())
+    assert st.leader == 1 and hands[1] == [card(G(n)) for n in (1, 2, 3)]
+    assert not st.possessed & 1 and hands[0]
+    if mode == "end":
+        assert not table.fa_goes_on(st, hands)
+        s.do(leftover(*[[fc.card_json(c) for c in h] for h in hands]))
+        assert s.view()["round"] == 2
+        return
+    assert table.fa_goes_on(st, hands)
+    assert table.fa_legal(st, hands[1], []) == hands[1]
+    cards = []
+    table.fa_trick(st, hands, cards, bots)
+    assert cards[0] >> 5 == fa.GHOST
+    s.do(trick(*[fc.card_json(c) for c in cards]))
+    assert st.void[1 * 6 + 0] == 3              # seat 1 holds ghosts alone: no gato

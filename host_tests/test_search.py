@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from altar import fantasmagoria_cards as fc
 from altar import log
 from altar.core import Session
 from altar.rng import Rng
@@ -186,11 +187,17 @@ class FaSpy(search.FaSearchBot):
             assert len(piles) == n - bin(state.possessed).count("1")
             assert all(len(p) == 4 and sum(c >> 5 == 4 for c in p) == 3 for p in piles)
             dealt = [c for o in range(n) if o != seat for c in hands[o]]
-            assert sorted(dealt + [c for p in piles for c in p]) == sorted(hidden)
+            placed = dealt + [c for p in piles for c in p]
+            assert len(set(placed)) == len(placed) and set(placed) <= hidden
+            # all of them, but the ritual card set aside (option odd_card)
+            aside = hidden - set(placed)
+            assert len(aside) == state.rules.aside and all(c >> 5 != 4 for c in aside)
             for o in range(n):
                 if o != seat:
                     assert len(hands[o]) == len(truth[o])
-                    assert all(not state.void[o] >> (c >> 5 & 7) & 1 for c in hands[o])
+                    for c in hands[o]:      # no suit it lacks, but its pile's sacrificed card
+                        v = state.void[o * 6 + (c >> 5 & 7)]
+                        assert not v or v & fc.BEFORE and state.seen[c & 0xFF] & 2
             FaSpy.checked += 1
         return search.FaSearchBot.play(self, seat, legal, trick, state)
 

@@ -102,6 +102,14 @@ def merge_options(defaults, given):
     return opts
 
 
+def choice(opts, key, yes, no):
+    """True if option `key` is `yes`, False if `no`; any other value refused."""
+    v = opts[key]
+    if v != yes and v != no:
+        raise Rejected("option '%s' must be \"%s\" or \"%s\"" % (key, yes, no))
+    return v == yes
+
+
 def setup_rules(rules, name, lo, hi, defaults, players, first, seed, options):
     """What every game's Rules holds: players (lo..hi of them), the first
     seat, the seed, and its options merged over `defaults` (returned)."""

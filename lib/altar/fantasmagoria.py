@@ -10,7 +10,7 @@ entry, what the device journals, never needs it, and the board's heap is
 small.
 """
 
-from altar.core import (Rejected, const, keys, need, need_int, need_list, quote,
+from altar.core import (Rejected, choice, const, keys, need, need_int, need_list, quote,
                         setup_rules)
 
 NAME = "fantasmagoria"
@@ -20,6 +20,7 @@ SUITS = ("gato", "vela", "bode", "boneca", "fantasma")
 VELA = const(1)
 BODE = const(2)
 GHOST = const(4)
+NOCOPO = const(5)       # where State.void keeps the Copo, which has no suit
 COPO = const(0xA0)      # suit 5, no number
 CURSED = const(0x100)
 FILIPI = const(0x147)   # CURSED | bode << 5 | 7
@@ -37,17 +38,19 @@ OPTIONS = {
     "copo_follows": True,        # playing the Copo is never failing to follow
     "copo_traps_filipi": True,   # a Filipi Bode that wins a Copo trick is trapped, with no effect
     "track_floor": True,         # the track never goes below 0
+    "odd_card": "aside",         # the card left over when dealing evenly is set aside, or "dealt": a seat holds it
+    "only_ghosts": "lead",       # a leader holding only ghosts leads one, or "end": the round ends
 }
 
-# Records: a verb, then ints. Referee entry's verbs are public for
-# altar.fantasmagoria_cards.
+# Records: a verb, then ints. Public for altar.fantasmagoria_cards, which
+# checks referee entry and counts the hands when the deck is known.
 SACRIFICE = const(1)    # (verb, card per seat in seat order)
-_SET_TRUMP = const(2)   # (verb, trump, leader)
-TRICK = const(3)        # (verb, card per seat in play order)
-_POSSESS = const(4)     # (verb, seat, number; -1 for the Copo)
-_TRICK_WON = const(5)   # (verb, winner)
+SET_TRUMP = const(2)   # (verb, trump, leader)
+TRICK = const(3)        # (verb, card per seat in play order, then the piles taken)
+POSSESS = const(4)     # (verb, seat, number; -1 for the Copo)
+TRICK_WON = const(5)   # (verb, winner)
 LEFTOVER = const(6)     # (verb, then per seat: count, cards)
-_PILES = const(7)       # (verb, then per seat: ghosts, cursed suits mask)
+PILES = const(7)       # (verb, then per seat: ghosts, cursed suits mask)
 
 
 def referee():
@@ -61,18 +64,22 @@ class Rules:
 
     def __init__(self, players, first, seed, options, deck):
         o = setup_rules(self, NAME, 3, 4, OPTIONS, players, first, seed, options)
-        if o["led_copo"] not in ("next", "free"):
-            raise Rejected("option 'led_copo' must be \"next\" or \"free\"")
-        self.free_copo = o["led_copo"] == "free"
+        self.free_copo = not choice(o, "led_copo", "next", "free")
         self.copo_follows = o["copo_follows"]
         self.traps_filipi = o["copo_traps_filipi"]
         self.floor = o["track_floor"]
+        self.aside = choice(o, "odd_card", "aside", "dealt")
+        self.ghost_end = not choice(o, "only_ghosts", "lead", "end")
         self.seats = n = len(players)
         self.ghosts = 12 if n == 4 else 9
+        self.deal = 0           # cards dealt to each seat, when the deck is known
         if deck is None:
             self.lo, self.hi, self.known = 1, 20, _LENIENT
         else:
             self.lo, self.hi, self.known = referee().parse_deck(deck)
+            # A ritual suit a seat, each numbered lo..hi, and the Copo: one
+            # card does not deal out evenly (option odd_card).
+            self.deal = self.hi - self.lo + 1
 
 
 def scares(ghosts, curses, filipi):
@@ -97,7 +104,13 @@ class State:
         # Per card (without its cursed flag), this round: 1 played in a
         # trick or left in hand, 2 sacrificed (referee entry).
         self.seen = bytearray(COPO + 1)
-        self.void = bytearray(n)     # suits a seat showed it lacks, this round
+        # void[seat * 6 + suit] (NOCOPO: the Copo): the trick (1, 2, ...) in
+        # which the seat showed it holds none of the suit, this round. See
+        # altar.fantasmagoria_cards for the pile taken in that trick.
+        self.void = bytearray(6 * n)
+        self.took = bytearray(n)     # the sacrificed card of the pile each seat took (0xFF unknown)
+        self.shown = bytearray(n)    # ghosts each seat played or kept (a pile has 3)
+        self.hand = bytearray(n)     # cards in each hand, counted when the deck is known
         self.ghosts = bytearray(n)   # ghosts in each seat's pile, this round
         self.curses = bytearray(n)   # cursed cards (bit per suit) in each pile
         self.track = [0] * n
@@ -115,19 +128,24 @@ class State:
         self._new_round()
 
     def _new_round(self):
-        for b in (self.seen, self.void, self.ghosts, self.curses):
+        for b in (self.seen, self.void, self.shown, self.hand, self.ghosts, self.curses):
             for i in range(len(b)):
                 b[i] = 0
+        for i in range(len(self.took)):
+            self.took[i] = 0xFF
         self.trump = -1
         self.leader = -1      # both -1 until the sacrifice
+        self.low = -1         # the sacrifice's trump: no sacrificed card is lower
+        self.sacs = False     # the sacrificed cards are known (referee entry)
+        self.tricks = 0       # tricks played this round
+        self.odd = 0 if self.rules.aside else 1   # the odd card's seat is unknown (counted hands)
         self.possessed = 0    # bit per seat
-        self.sac_suits = 0    # suits among the sacrificed cards (all: unknown)
         self.cursed = 0       # cursed cards seen this round, bit per suit
         self.filipi = -1      # seat that won a trick with Filipi Bode
         self.trapped = 0      # ghosts trapped on the Copo
         self.trapped_c = 0    # cursed cards trapped on the Copo
         self.open = False     # a quick possession awaits its trick's winner
-        self.quick = False    # this round has quick entries: no pile to score
+        self.quick = False    # a trick was entered as its result: no pile to score
 
     # -- checks: raise Rejected, change nothing --------------------------
 
@@ -136,37 +154,41 @@ class State:
             raise Rejected("the game is over")
         v = t[0]
         if self.leader < 0:
-            if v > _SET_TRUMP:
+            if v > SET_TRUMP:
                 raise Rejected("round %d starts with the sacrifice" % self.round)
-        elif v <= _SET_TRUMP:
+        elif v <= SET_TRUMP:
             raise Rejected("round %d's sacrifice is done" % self.round)
-        if self.open and v != _POSSESS and v != _TRICK_WON:
+        if self.open and v != POSSESS and v != TRICK_WON:
             raise Rejected("a quick possession was entered: close the trick with its winner")
-        if v == _POSSESS:
+        if v == POSSESS:
             if self.possessed >> t[1] & 1:
                 from altar.seats import seat_ref
                 raise Rejected("%s is already possessed this round" % seat_ref(t[1]))
-        elif v == SACRIFICE or v == TRICK or v == LEFTOVER:
+        if v == SACRIFICE or v == TRICK or v == LEFTOVER:
             referee().check(self, t)
+        if self.rules.deal:
+            referee().count_check(self, t)
 
     # -- changes: only after check() passed ---------------------------------
 
     def apply(self, t):
         v = t[0]
+        before = self.possessed
+        if v == TRICK or v == TRICK_WON:
+            self.tricks += 1
         if v == SACRIFICE or v == TRICK or v == LEFTOVER:
             referee().apply(self, t)
-        elif v == _SET_TRUMP:
-            self.sac_suits = 0xF
-            self.trump = t[1]
+        elif v == SET_TRUMP:
+            self.trump = self.low = t[1]
             self.leader = t[2]
-        elif v == _POSSESS:
+        elif v == POSSESS:
             # The planchette moves for the trick's first possession only.
             if not self.open and t[2] >= 0:
                 self.trump = t[2]
             self.possessed |= 1 << t[1]
             self.open = True
             self.quick = True
-        elif v == _TRICK_WON:
+        elif v == TRICK_WON:
             self.leader = t[1]
             self.open = False
             self.quick = True
@@ -178,6 +200,8 @@ class State:
                 if m >> BODE & 1:
                     self.filipi = seat
             self.end_round()
+        if self.rules.deal and v < LEFTOVER:
+            referee().count_apply(self, t, before)
 
     def end_round(self):
         """A round ended: each pile's scares move its seat on the track (what
@@ -234,13 +258,13 @@ def parse(rules, d):
         if "cards" in d:
             return referee().parse(rules, d)
         keys(d, ("do", "trump", "leader"))
-        return (_SET_TRUMP, need_int(need(d, "trump"), "trump", rules.lo, rules.hi),
+        return (SET_TRUMP, need_int(need(d, "trump"), "trump", rules.lo, rules.hi),
                 need_int(need(d, "leader"), "leader", 0, n - 1, -1))
     if verb == "trick":
         if "cards" in d:
             return referee().parse(rules, d)
         keys(d, ("do", "winner"))
-        return (_TRICK_WON, need_int(need(d, "winner"), "winner", 0, n - 1, -1))
+        return (TRICK_WON, need_int(need(d, "winner"), "winner", 0, n - 1, -1))
     if verb == "possess":
         keys(d, ("do", "seat", "number"))
         seat = need_int(need(d, "seat"), "seat", 0, n - 1, -1)
@@ -249,8 +273,8 @@ def parse(rules, d):
             if rules.copo_follows:
                 raise Rejected("number null (the Copo) possesses only with option "
                                "copo_follows false")
-            return (_POSSESS, seat, -1)
-        return (_POSSESS, seat, need_int(num, "number", rules.lo, rules.hi))
+            return (POSSESS, seat, -1)
+        return (POSSESS, seat, need_int(num, "number", rules.lo, rules.hi))
     if verb == "end-round":
         if "leftover" in d:
             return referee().parse(rules, d)
@@ -260,7 +284,7 @@ def parse(rules, d):
 
 
 def _piles(rules, piles):
-    t = [_PILES]
+    t = [PILES]
     total = 0
     held = 0
     for p in piles:
@@ -289,11 +313,11 @@ def unparse(t):
     v = t[0]
     if v == SACRIFICE or v == TRICK or v == LEFTOVER:
         return referee().unparse(t)
-    if v == _SET_TRUMP:
+    if v == SET_TRUMP:
         return {"do": "sacrifice", "trump": t[1], "leader": t[2]}
-    if v == _POSSESS:
+    if v == POSSESS:
         return {"do": "possess", "seat": t[1], "number": None if t[2] < 0 else t[2]}
-    if v == _TRICK_WON:
+    if v == TRICK_WON:
         return {"do": "trick", "winner": t[1]}
     piles = []
     for i in range(1, len(t), 2):

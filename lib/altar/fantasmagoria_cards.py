@@ -10,11 +10,13 @@ altar.fantasmagoria.
 """
 
 from altar.core import Rejected, const, keys, need, need_int, need_list
-from altar.fantasmagoria import (BODE, COPO, CURSED, CURSES, FILIPI, GHOST, LEFTOVER, SACRIFICE,
-                                 SUITS, TRICK, VELA)
+from altar.fantasmagoria import (BODE, COPO, CURSED, CURSES, FILIPI, GHOST, LEFTOVER, NOCOPO,
+                                 PILES, POSSESS, SACRIFICE, SET_TRUMP, SUITS, TRICK, TRICK_WON,
+                                 VELA)
 from altar.jsonout import dumps
 
 _ID = const(0xFF)       # a card without its cursed flag: what the table sees
+_PILE = const(0x200)    # in a trick's record: a pile taken (`took`), not a card played
 
 
 def parse_deck(deck):
@@ -134,6 +136,112 @@ def scary(cards):
     return g, m
 
 
+# -- what a seat may hold ---------------------------------------------------
+#
+# A seat that does not follow shows it holds none of the suit; a seat
+# possessed takes one ghost pile: 3 ghosts and one sacrificed card. So after
+# the trick that possessed it, the one card of the suit it may hold is that
+# pile's sacrificed card (void marked BEFORE); after a later void, none. Where
+# the log does not say which pile a seat took (`took` on the trick), a card
+# is allowed if some choice of piles allows it: each seat has one pile, each
+# pile one taker.
+
+_NONE = const(0xFF)     # State.took: not known
+BEFORE = const(0x80)    # State.void: shown in the trick that brought its pile
+
+
+def _seat_ref(seat):
+    from altar.seats import seat_ref
+    return seat_ref(seat)
+
+
+def _taker(took, c):
+    """The seat known to have taken the pile of sacrificed card c, or -1."""
+    for s in range(len(took)):
+        if took[s] == c & _ID:
+            return s
+    return -1
+
+
+def _free_pile(st, c, took):
+    """Could c be the sacrificed card of a pile no seat is known to have
+    taken (`took`: each seat's pile, as far as known)?"""
+    if c == COPO or c & CURSED or c >> 5 == GHOST or _taker(took, c) >= 0:
+        return False
+    if st.sacs:
+        return st.seen[c & _ID] & 2
+    return c & 31 >= st.low      # a quick sacrifice: none is lower than its trump
+
+
+def _pile_card(st, seat, c, took):
+    """Could c be the sacrificed card on the pile `seat` took?"""
+    p = took[seat]
+    return p == c & _ID if p != _NONE else _free_pile(st, c, took)
+
+
+def _hold(st, seat, c, took, shown):
+    """Check that `seat` could hold card c now, and note what that shows in
+    `took` and `shown` (a copy to check an action, the state's own to apply
+    it, so that a second card of the same action is checked against the
+    first)."""
+    seen = st.seen[c & _ID]
+    if seen & 1:
+        raise Rejected("card %s was already played this round" % _text(c))
+    s = c >> 5 & 7
+    if c & CURSED and st.cursed >> s & 1:
+        raise Rejected("%s was already played this round" % CURSES[s])
+    mine = st.possessed >> seat & 1
+    if not mine:
+        if s == GHOST:
+            raise Rejected("%s is not possessed, so it holds no ghost" % _seat_ref(seat))
+        if seen & 2:
+            raise Rejected("card %s was sacrificed: only a possessed seat can hold it"
+                           % _text(c))
+    v = st.void[seat * 6 + s]
+    pile = mine and _pile_card(st, seat, c, took)
+    if v and not (v & BEFORE and pile):
+        more = " but the sacrificed card of the ghost pile it took then" if v & BEFORE else ""
+        raise Rejected("%s showed in trick %d that it holds no %s%s, so it cannot hold %s"
+                       % (_seat_ref(seat), v & 0x7F, (SUITS + ("Copo",))[s], more, _text(c)))
+    if mine and (seen & 2 or v):
+        # The sacrificed card of its pile: it has only one.
+        if not pile:
+            p = took[seat]
+            if p != _NONE:
+                raise Rejected("%s took the ghost pile of %s, so it holds no other "
+                               "sacrificed card" % (_seat_ref(seat), _text(p)))
+            raise Rejected("card %s is on the ghost pile %s took"
+                           % (_text(c), _seat_ref(_taker(took, c))))
+        took[seat] = c & _ID
+    if s == GHOST:
+        if shown[seat] == 3:
+            raise Rejected("%s took one ghost pile, so it holds 3 ghosts, not 4"
+                           % _seat_ref(seat))
+        shown[seat] += 1
+
+
+def failing(st, cards, lead):
+    """The positions in a trick's `cards` (so far) that did not follow
+    `lead` (a led Copo follows, and by option copo_follows any Copo)."""
+    r = st.rules
+    out = []
+    for i in range(len(cards)):
+        c = cards[i]
+        if c == COPO and (i == 0 or r.copo_follows):
+            continue
+        if lead >= 0 and c >> 5 & 7 != lead:
+            out.append(i)
+    return out
+
+
+def _ghost_leader(st, cards, lead):
+    """The position that led a ghost while some seat is not possessed (it
+    holds nothing but ghosts, option only_ghosts), or -1."""
+    if lead != GHOST or st.possessed == (1 << st.rules.seats) - 1:
+        return -1
+    return 1 if cards[0] == COPO else 0
+
+
 # -- checks: raise Rejected, change nothing --------------------------------
 
 def check(st, t):
@@ -141,7 +249,7 @@ def check(st, t):
     if v == SACRIFICE:
         _check_sacrifice(t[1:])
     elif v == TRICK:
-        _check_trick(st, t[1:])
+        _check_trick(st, t)
     else:
         _check_leftover(st, t)
 
@@ -154,19 +262,65 @@ def _check_sacrifice(cards):
             raise Rejected("cursed cards cannot be sacrificed: %s" % _text(c))
     _distinct(cards)
 
-def _check_trick(st, cards):
+
+def _check_trick(st, t):
     r = st.rules
+    n = r.seats
+    cards = t[1:1 + n]
     _distinct(cards)
-    # After a led Copo the next card leads the suit: the same holds for it.
-    if (lead_suit(cards, r.free_copo) == GHOST
-            and st.possessed != (1 << r.seats) - 1):
-        raise Rejected("a ghost may lead only when every seat is possessed")
-    for i in range(r.seats):
-        _check_held(st, (st.leader + i) % r.seats, cards[i])
+    lead = lead_suit(cards, r.free_copo)
+    i = _ghost_leader(st, cards, lead)
+    if i >= 0:
+        # After a led Copo (led_copo "next") the next card leads: the same holds.
+        seat = (st.leader + i) % n
+        if i == 0 and r.ghost_end:
+            raise Rejected("a ghost may lead only when every seat is possessed (with option "
+                           "only_ghosts \"end\", a leader holding only ghosts ends the round)")
+        if r.deal and st.hand[seat] + st.shown[seat] > 3:
+            raise Rejected("a ghost may lead only when every seat is possessed, or from a hand "
+                           "of ghosts alone: %s holds %d cards, at most %d of them ghosts"
+                           % (_seat_ref(seat), st.hand[seat], 3 - st.shown[seat]))
+    took = bytearray(st.took)
+    shown = bytearray(st.shown)
+    for i in range(n):
+        _hold(st, (st.leader + i) % n, cards[i], took, shown)
+    new = 0
+    for i in failing(st, cards, lead):
+        seat = (st.leader + i) % n
+        if not st.possessed >> seat & 1:
+            new += 1
+            continue
+        if st.quick:
+            continue    # a trick entered as its result showed no cards
+        # Its pile is in its hand: what of the pile it still holds, it holds.
+        if lead == GHOST and shown[seat] < 3:
+            raise Rejected("%s took a ghost pile and has shown %d of its 3 ghosts, so it "
+                           "must follow the ghost led" % (_seat_ref(seat), shown[seat]))
+        p = took[seat]
+        if p != _NONE and not st.seen[p] & 1 and p not in cards and p >> 5 == lead:
+            raise Rejected("%s took the ghost pile of %s, so it must follow %s"
+                           % (_seat_ref(seat), _text(p), SUITS[lead]))
+    named = [c ^ _PILE for c in t[1 + n:]]
+    if named and len(named) != new:
+        raise Rejected("took must name one ghost pile for each seat this trick possesses "
+                       "(%d), not %d" % (new, len(named)))
+    for i in range(len(named)):
+        # A pile by its sacrificed card: one that could be on a pile nobody took.
+        c = named[i]
+        if (c & _ID) in cards or st.seen[c & _ID] & 1 or not _free_pile(st, c, took):
+            raise Rejected("took: %s is not the sacrificed card of a ghost pile still "
+                           "to take" % _text(c))
+        for j in range(i):
+            if named[j] & _ID == c & _ID:
+                raise Rejected("took: two seats cannot take the pile of %s" % _text(c))
+
 
 def _check_leftover(st, t):
     if st.quick:
-        raise Rejected("this round has quick entries: end it with piles")
+        raise Rejected("a trick of round %d was entered as its result: end the round with piles"
+                       % st.round)
+    took = bytearray(st.took)
+    shown = bytearray(st.shown)
     i = 1
     cards = []
     empty = False
@@ -174,33 +328,25 @@ def _check_leftover(st, t):
         k = t[i]
         empty = empty or k == 0
         for c in t[i + 1:i + 1 + k]:
-            _check_held(st, seat, c)
+            _hold(st, seat, c, took, shown)
             cards.append(c)
         i += k + 1
     _distinct(cards)
-    if not empty:
+    if not empty and not _only_ghosts(st, t):
         raise Rejected("a round ends when a seat has no card left; every seat here has some")
 
-def _check_held(st, seat, c):
-    """Could `seat` hold card c now? What the round showed says no if
-    the card is gone, or if the seat lacks its suit or its pile."""
-    seen = st.seen[c & _ID]
-    if seen & 1:
-        raise Rejected("card %s was already played this round" % _text(c))
-    s = c >> 5 & 7
-    if c & CURSED and st.cursed >> s & 1:
-        raise Rejected("%s was already played this round" % CURSES[s])
-    if not st.possessed >> seat & 1:
-        if s == GHOST:
-            from altar.seats import seat_ref
-            raise Rejected("%s is not possessed, so it holds no ghost" % seat_ref(seat))
-        if seen & 2:
-            raise Rejected("card %s was sacrificed: only a possessed seat can hold it"
-                           % _text(c))
-    if c != COPO and st.void[seat] >> s & 1:
-        from altar.seats import seat_ref
-        raise Rejected("%s did not follow %s earlier in this round, so it cannot "
-                       "hold %s" % (seat_ref(seat), SUITS[s], _text(c)))
+
+def _only_ghosts(st, t):
+    """Option only_ghosts "end": the leader holds ghosts alone while some
+    seat is not possessed, so no card may lead and the round ends."""
+    r = st.rules
+    if not r.ghost_end or st.possessed == (1 << r.seats) - 1:
+        return False
+    i = 1
+    for seat in range(st.leader):
+        i += t[i] + 1
+    hand = t[i + 1:i + 1 + t[i]]
+    return hand and all(c >> 5 == GHOST for c in hand)
 
 
 def _distinct(cards):
@@ -227,11 +373,11 @@ def apply(st, t):
                 low = i
         for c in t[1:]:
             st.seen[c] = 2
-            st.sac_suits |= 1 << (c >> 5)
-        st.trump = t[low] & 31
+        st.sacs = True
+        st.trump = st.low = t[low] & 31
         st.leader = low - 1
     elif v == TRICK:
-        _trick(st, t[1:])
+        _trick(st, t)
     else:
         i = 1
         for seat in range(st.rules.seats):
@@ -241,40 +387,48 @@ def apply(st, t):
         st.end_round()
 
 
-def _trick(st, cards):
-    """A trick ended (referee entry): possession and the planchette as
-    each card falls, then the winner, who takes the cards (the Copo
-    keeps what scares for the next trick's winner)."""
+def _trick(st, t):
+    """A trick ended (referee entry): the cards, possession and the
+    planchette, then the winner, who takes the cards (the Copo keeps what
+    scares for the next trick's winner)."""
     r = st.rules
     n = r.seats
-    lead = lead_suit(cards, r.free_copo)
-    moved = False
+    cards = t[1:1 + n]
+    named = t[1 + n:]           # the piles taken, flagged _PILE
+    k = min(st.tricks, 0x7F)    # quick tricks have no bound; referee ones do
     copo = False
     for i in range(n):
         c = cards[i]
-        seat = (st.leader + i) % n
+        _hold(st, (st.leader + i) % n, c, st.took, st.shown)
         st.seen[c & _ID] |= 1
         if c & CURSED:
             st.cursed |= 1 << (c >> 5 & 7)
-        if c == COPO:
-            copo = True
-            # A led Copo comes before any suit; otherwise an option.
-            if i == 0 or r.copo_follows:
-                continue
-        if lead < 0 or c >> 5 & 7 == lead:
-            continue
-        # Not following means not able to: the seat lacks the lead suit,
-        # unless the ghost pile it takes now may bring one back.
+        copo = copo or c == COPO
+    lead = lead_suit(cards, r.free_copo)
+    i = _ghost_leader(st, cards, lead)
+    if i >= 0:
+        # It led a ghost, so it holds nothing else.
+        seat = (st.leader + i) % n
+        for s in (0, 1, 2, 3, NOCOPO):
+            st.void[seat * 6 + s] = k
+    moved = False
+    j = 0
+    for i in failing(st, cards, lead):
+        seat = (st.leader + i) % n
         if st.possessed >> seat & 1:
-            st.void[seat] |= 1 << lead
+            st.void[seat * 6 + lead] = k
             continue
+        # Possessed now: it takes a pile, which may bring one card of the suit.
         st.possessed |= 1 << seat
-        if not st.sac_suits >> lead & 1:
-            st.void[seat] |= 1 << lead
+        st.void[seat * 6 + lead] = k | BEFORE
+        if j < len(named):
+            st.took[seat] = named[j] & _ID
+            st.seen[named[j] & _ID] |= 2
+            j += 1
         if not moved:
             moved = True
-            if c != COPO:
-                st.trump = c & 31
+            if cards[i] != COPO:
+                st.trump = cards[i] & 31
     w = trick_winner(cards, st.trump, lead)
     winner = (st.leader + w) % n
     st.leader = winner
@@ -291,11 +445,71 @@ def _trick(st, cards):
     else:
         take(st, winner, cards)
 
+
 def take(st, seat, cards):
     """Cards go to a seat's pile."""
     g, m = scary(cards)
     st.ghosts[seat] += g
     st.curses[seat] |= m
+
+
+# -- counted hands (the header's deck) -------------------------------------------
+#
+# With the deck known, so is every hand: each seat is dealt `deal` cards
+# (option odd_card "dealt": one seat, unknown until its hand shows it, one
+# more), sacrifices one, gains 4 with its ghost pile and plays one a trick.
+
+def count_check(st, t):
+    r = st.rules
+    v = t[0]
+    h = st.hand
+    n = r.seats
+    if v == TRICK or (v == POSSESS or v == TRICK_WON) and not st.open:
+        out = [s for s in range(n) if not h[s]]
+        if out and (len(out) > 1 or not st.odd):
+            raise Rejected("round %d is over: %s has no card left for another trick"
+                           % (st.round, _seat_ref(out[-1])))
+    elif v == LEFTOVER:
+        i = 1
+        odd = -1
+        for s in range(n):
+            d = t[i] - h[s]
+            if d == 1 and st.odd and odd < 0:
+                odd = s
+            elif d:
+                raise Rejected("%s must hold %d cards at the round's end, not %d: each seat is "
+                               "dealt %d and sacrifices one, a ghost pile brings 4, a trick "
+                               "takes one%s" % (_seat_ref(s), h[s], t[i], r.deal,
+                                                "" if r.aside else "; one seat has one more"))
+            i += t[i] + 1
+        if st.odd and odd < 0:
+            raise Rejected("the odd card (option odd_card \"dealt\") is in no hand and was "
+                           "never played: one seat must hold one card more")
+    elif v == PILES and min(h) and not (
+            r.ghost_end and st.possessed >> st.leader & 1 and st.possessed != (1 << n) - 1):
+        raise Rejected("round %d is not over: every seat still holds cards (%s)"
+                       % (st.round, ", ".join(["%s %d" % (_seat_ref(s), h[s]) for s in range(n)])))
+
+
+def count_apply(st, t, before):
+    r = st.rules
+    v = t[0]
+    h = st.hand
+    n = r.seats
+    if v == SACRIFICE or v == SET_TRUMP:
+        for s in range(n):
+            h[s] = r.deal - 1
+        return
+    if v == TRICK or v == TRICK_WON:
+        for s in range(n):
+            if not h[s]:      # it plays: it holds the odd card
+                h[s] = 1
+                st.odd = 0
+            h[s] -= 1
+    new = st.possessed & ~before
+    for s in range(n):
+        if new >> s & 1:
+            h[s] += 4
 
 
 # -- log actions <-> records ---------------------------------------------------
@@ -319,8 +533,16 @@ def parse(rules, d):
             for c in hand:
                 t.append(card(rules, c))
         return tuple(t)
-    keys(d, ("do", "cards"))
-    return _cards(rules, SACRIFICE if verb == "sacrifice" else TRICK, d["cards"], "cards")
+    if verb == "sacrifice":
+        keys(d, ("do", "cards"))
+        return _cards(rules, SACRIFICE, d["cards"], "cards")
+    keys(d, ("do", "cards", "took"))
+    t = _cards(rules, TRICK, d["cards"], "cards")
+    if "took" in d:
+        # The piles the seats this trick possesses take, in play order, each
+        # named by its sacrificed card.
+        t += tuple([card(rules, c) | _PILE for c in need_list(d["took"], "took", 1, rules.seats)])
+    return t
 
 
 def unparse(t):
@@ -332,5 +554,8 @@ def unparse(t):
             out.append([card_json(c) for c in t[i + 1:i + 1 + t[i]]])
             i += t[i] + 1
         return {"do": "end-round", "leftover": out}
-    return {"do": "sacrifice" if v == SACRIFICE else "trick",
-            "cards": [card_json(c) for c in t[1:]]}
+    d = {"do": "sacrifice" if v == SACRIFICE else "trick",
+         "cards": [card_json(c) for c in t[1:] if not c & _PILE]}
+    if t[-1] & _PILE:
+        d["took"] = [card_json(c ^ _PILE) for c in t[1:] if c & _PILE]
+    return d

@@ -9,7 +9,7 @@ altar.sete_selos_cards, loaded only by a log that names cards: quick entry,
 what the device journals, never needs it.
 """
 
-from altar.core import (Rejected, const, keys, need, need_int, need_list, quote,
+from altar.core import (Rejected, choice, const, keys, need, need_int, need_list, quote,
                         setup_rules)
 
 NAME = "sete-selos"
@@ -74,12 +74,8 @@ class Rules:
             self.signs = m
         p = need_list(o["power"], "option 'power'", 3, 3)
         self.power = (0, p[0], p[1], o["power_2p_three"] if n == 2 else p[2])
-        if o["banished_removal"] not in ("low", "high"):
-            raise Rejected("option 'banished_removal' must be \"low\" or \"high\"")
-        self.banished_low = o["banished_removal"] == "low"
-        if o["banished_seating"] not in ("follow", "fixed"):
-            raise Rejected("option 'banished_seating' must be \"follow\" or \"fixed\"")
-        self.follow = o["banished_seating"] == "follow"
+        self.banished_low = choice(o, "banished_removal", "low", "high")
+        self.follow = choice(o, "banished_seating", "follow", "fixed")
         v = _VICTORY[n]
         if n == 2 and o["four_elders_2p"]:
             v = (4, 9, 5, 1)

@@ -186,7 +186,7 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
         fast = rng.below(100) < quick
         deal = list(ritual)
         rng.shuffle(deal)
-        hands = [deal[i::players] for i in range(players)]
+        hands = table.fa_deal(r, deal, rng)
         piles = list(ghosts)
         rng.shuffle(piles)
         piles = [piles[i * 3:i * 3 + 3] for i in range(players)]
@@ -207,7 +207,7 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
             do({"do": "sacrifice", "trump": st.trump, "leader": st.leader})
         else:
             do(a)
-        while all(hands):
+        while table.fa_goes_on(st, hands):
             cards = []
             table.fa_trick(st, hands, cards, bots)
             before = st.possessed
@@ -215,14 +215,18 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
             a = {"do": "trick", "cards": [fc.card_json(c) for c in cards]}
             ref.do(a)
             quick_trick = []
+            took = []
             for i in table.fa_possess(st, leader, before, hands, piles, rng):
                 seat = (leader + i) % players
                 num = None if cards[i] == fa.COPO else cards[i] & 31
                 quick_trick.append({"do": "possess", "seat": seat, "number": num})
+                took.append(fc.card_json(hands[seat][-1]))     # its pile's sacrificed card
             quick_trick.append({"do": "trick", "winner": st.leader})
             if fast and rng.below(4):
                 for x in quick_trick:
                     do(x)
+            elif took and rng.below(2):
+                do(dict(a, took=took))      # the table says which piles were taken
             else:
                 do(a)
             seats = [(leader + i) % players for i in range(players)]

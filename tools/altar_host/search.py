@@ -23,6 +23,7 @@ series played out.
 import math
 
 from altar import fantasmagoria as fa
+from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
 from altar_host import table
 from altar_host.bots import FaHeuristicBot, HeuristicBot
@@ -271,9 +272,10 @@ def fa_value(st):
 class FaSearchBot(FaHeuristicBot):
     """Fantasmagória: the sacrifice and each trick's card by search (see the
     module). A deal gives the others ritual cards this seat has not seen, in
-    the numbers they hold and in no suit they showed they lack; a possessed
-    seat its pile's ghosts not yet played, and maybe its pile's sacrificed
-    card; the piles left the rest."""
+    the numbers they hold (the engine counts them: the header's deck is
+    needed, and without it this bot plays as the heuristic) and in no suit
+    they showed they lack; a possessed seat its pile's ghosts not yet
+    played, and maybe its pile's sacrificed card; the piles left the rest."""
     name = "search"
     deals = 8
 
@@ -283,22 +285,33 @@ class FaSearchBot(FaHeuristicBot):
         self.owner = {}          # card -> seat that played it, this round
 
     def _round(self, st):
-        """This round's public facts: the deck and each seat's dealt count."""
+        """This round's public facts: the deck, and what this seat was dealt."""
         r = st.rules
         self.ritual, self.ghosts = table.fa_deck(r, (r.lo, r.hi))
-        n = r.seats
-        self.size = [len(self.ritual[i::n]) for i in range(n)]
         self.dealt = list(self.hand)
         self.owner = {}
+
+    def _odd(self, n, seat, mine, counts):
+        """Where the odd card (option odd_card "dealt") is, in one deal: one
+        more card for a seat. This seat's hand, `mine` cards over its count,
+        tells whether it holds it; if not, a seat whose count is out yet
+        plays does, else another seat at random."""
+        extra = [0] * n
+        if not mine:
+            others = [o for o in range(n) if o != seat]
+            others = [o for o in others if not counts[o]] or others
+            extra[others[self.rng.below(len(others))]] = 1
+        return extra
 
     def seen(self, seats, trick, state):
         self.owner.update(zip(trick, seats))
 
     def sacrifice(self, seat, cards, state):
         self._round(state)
-        if len(cards) == 1:
-            return cards[0]
-        n = state.rules.seats
+        if len(cards) == 1 or not state.rules.deal:
+            return FaHeuristicBot.sacrifice(self, seat, cards, state)
+        r = state.rules
+        n = r.seats
         hand = self.hand
         unseen = [c for c in self.ritual if c not in hand]
         bots = [self.rest] * n
@@ -307,10 +320,12 @@ class FaSearchBot(FaHeuristicBot):
             self.rng.shuffle(unseen)
             ghosts = list(self.ghosts)
             self.rng.shuffle(ghosts)
+            extra = self._odd(n, seat, len(hand) - r.deal, [r.deal] * n) if not r.aside \
+                else [0] * n
             hands = []
             i = 0
             for o in range(n):
-                k = 0 if o == seat else self.size[o]
+                k = 0 if o == seat else r.deal + extra[o]
                 hands.append(unseen[i:i + k])
                 i += k
             return hands, [ghosts[i * 3:i * 3 + 3] for i in range(n)]
@@ -335,8 +350,9 @@ class FaSearchBot(FaHeuristicBot):
         return best(seat, cards, self.deals, deal, playout)
 
     def play(self, seat, legal, trick, state):
-        if len(legal) == 1:
-            return legal[0]
+        if len(legal) == 1 or not state.rules.deal:
+            # one card, or a game without the deck: its hands are not counted
+            return FaHeuristicBot.play(self, seat, legal, trick, state)
         n = state.rules.seats
         hand = self.hand
         bots = [self.rest] * n
@@ -351,24 +367,29 @@ class FaSearchBot(FaHeuristicBot):
 
     def deal(self, seat, st, trick):
         """(every other seat's hand, the piles not taken), at random but
-        consistent with what `seat` has seen; None if none was found."""
+        consistent with what `seat` has seen; None if none was found. The
+        hands' sizes are the engine's count (the deck is known), the odd
+        card's holder drawn if it is unknown."""
         r = st.rules
         n = r.seats
         owner = dict(self.owner)
+        now = list(st.hand)                 # what each seat holds now
         for i in range(len(trick)):
-            owner[trick[i]] = (st.leader + i) % n
+            o = (st.leader + i) % n
+            owner[trick[i]] = o
+            now[o] -= 1
         hand = self.hand
+        if st.odd:
+            now = [a + b for a, b in zip(now, self._odd(n, seat, len(hand) - now[seat], st.hand))]
         sac = [c for c in self.ritual if st.seen[c & 0xFF] & 2]
         ritual = [c for c in self.ritual
                   if c not in owner and c not in self.dealt and c not in sac]
         ghosts = [c for c in self.ghosts if c not in owner and c not in hand]
         sacs = [c for c in sac if c not in owner and c not in hand]
         piles = n - bin(st.possessed).count("1")
-        played = [0] * n
         ghosts_played = [0] * n
         sac_played = [False] * n
         for c, o in owner.items():
-            played[o] += 1
             ghosts_played[o] += c >> 5 == fa.GHOST
             sac_played[o] |= c in sac
         others = [o for o in range(n) if o != seat]
@@ -377,8 +398,20 @@ class FaSearchBot(FaHeuristicBot):
         holding = len(sacs) - piles
         if not 0 <= holding <= len(may_hold):
             return None
+
+        lacks = set()        # (seat, suit) this trick has shown so far
+        if trick:
+            lead = fc.lead_suit(trick, r.free_copo)
+            lacks = {((st.leader + i) % n, lead) for i in fc.failing(st, trick, lead)}
+
         def may(o, c):
-            return not st.void[o] >> (c >> 5 & 7) & 1
+            return not st.void[o * 6 + (c >> 5 & 7)] and (o, c >> 5 & 7) not in lacks
+
+        def may_pile(o, c):      # c, a sacrificed card, in o's hand from its pile
+            v = st.void[o * 6 + (c >> 5 & 7)]
+            return (st.took[o] in (0xFF, c) and (not v or v & fc.BEFORE)
+                    and (o, c >> 5 & 7) not in lacks)
+        must = [(o, st.took[o]) for o in may_hold if st.took[o] in sacs]
         # The ritual cards fewest seats may hold go first, each to a seat
         # that may hold it, chosen at random by how many it still takes.
         ritual.sort(key=lambda c: (sum(1 for o in others if may(o, c)), c))
@@ -388,22 +421,28 @@ class FaSearchBot(FaHeuristicBot):
             rng.shuffle(ghosts)
             rng.shuffle(sacs)
             holders = may_hold[:holding]    # they still hold their pile's sacrificed card
+            pairs = list(zip(holders, sacs))
+            if not all(may_pile(o, c) for o, c in pairs) or not all(p in pairs for p in must):
+                continue
             hands = [[] for _ in range(n)]
             room = [0] * n
             gi = 0
             for o in others:
                 h = hands[o]
-                room[o] = self.size[o] - 1 - played[o]
                 if st.possessed >> o & 1:
                     k = 3 - ghosts_played[o]
                     h += ghosts[gi:gi + k]
                     gi += k
                     if o in holders:
                         h.append(sacs[holders.index(o)])
-                    room[o] += 4 - len(h)
-            if sum(room) != len(ritual) or gi + 3 * piles != len(ghosts) or min(room) < 0:
+                room[o] = now[o] - len(h)
+            pool = list(ritual)
+            spare = len(pool) - sum(room)
+            if not 0 <= spare <= 1 or gi + 3 * piles != len(ghosts) or min(room) < 0:
                 return None              # the counts disagree: no deal
-            for c in ritual:
+            if spare:
+                pool.pop(rng.below(len(pool)))     # the card set aside
+            for c in pool:
                 total = sum(room[o] for o in others if may(o, c))
                 if not total:
                     break
@@ -416,17 +455,16 @@ class FaSearchBot(FaHeuristicBot):
                             break
                         k -= room[o]
             else:
-                if all(may(o, c) for o in others for c in hands[o]):
-                    rest = ghosts[gi:]
-                    left = sacs[holding:]
-                    return hands, [rest[i * 3:i * 3 + 3] + [left[i]] for i in range(piles)]
+                rest = ghosts[gi:]
+                left = sacs[holding:]
+                return hands, [rest[i * 3:i * 3 + 3] + [left[i]] for i in range(piles)]
         return None
 
     def playout(self, st, hands, piles, trick, bots):
         """Play the round on from `trick` by the heuristic and return every
         seat's value at its end."""
         n = st.rules.seats
-        while all(hands):
+        while trick or table.fa_goes_on(st, hands):
             table.fa_trick(st, hands, trick, bots)
             before = st.possessed
             leader = st.leader

@@ -114,6 +114,28 @@ def fa_deck(rules, numbers):
     return ritual, ghosts
 
 
+def fa_deal(rules, cards, rng):
+    """Shuffled `cards` dealt evenly; the card left over is set aside (option
+    odd_card "aside") or dealt to a seat drawn at random ("dealt")."""
+    n = rules.seats
+    if rules.aside:
+        cards = cards[:len(cards) - len(cards) % n]
+        return [cards[s::n] for s in range(n)]
+    first = rng.below(n)        # who is dealt the first card, so the odd one
+    return [cards[(s - first) % n::n] for s in range(n)]
+
+
+def fa_goes_on(st, hands):
+    """Whether the round goes on: every seat has a card for the next trick
+    and, with option only_ghosts "end", the leader has one it may lead."""
+    r = st.rules
+    if not all(hands):
+        return False
+    if r.ghost_end and st.possessed != (1 << r.seats) - 1:
+        return any(c >> 5 != fa.GHOST for c in hands[st.leader])
+    return True
+
+
 def fa_sacrificable(hand):
     """The cards of `hand` that may be sacrificed: neither the Copo nor cursed."""
     return [c for c in hand if c != fa.COPO and not c & fa.CURSED]
@@ -121,8 +143,8 @@ def fa_sacrificable(hand):
 
 def fa_legal(st, hand, trick):
     """The cards of `hand` that may be played on `trick`: a ghost leads only
-    when every seat is possessed; follow the lead suit if able (the Copo
-    too, by option)."""
+    when every seat is possessed, or from a hand of ghosts alone (option
+    only_ghosts); follow the lead suit if able (the Copo too, by option)."""
     r = st.rules
     lead = fc.lead_suit(trick, r.free_copo) if trick else -1
     if lead >= 0:
@@ -133,7 +155,7 @@ def fa_legal(st, hand, trick):
     if trick and r.free_copo:
         return hand          # after a led Copo, with none to follow
     if st.possessed != (1 << r.seats) - 1:
-        return [c for c in hand if c >> 5 != fa.GHOST]
+        return [c for c in hand if c >> 5 != fa.GHOST] or hand
     return hand
 
 

@@ -11,7 +11,7 @@ EXAMPLES = {
     "sete-selos-2p.jsonl": lambda: sete_selos_game(2, seed=100, quick=30),
     "ritos-ancestrais-3p.jsonl": lambda: ritos_game(3, seed=4),
     # Filipi Bode won with, a Copo trapping scares, ghost leads, the spirit's tie-break.
-    "fantasmagoria-4p.jsonl": lambda: fantasmagoria_game(4, seed=50),
+    "fantasmagoria-4p.jsonl": lambda: fantasmagoria_game(4, seed=27),
 }
 
 if __name__ == "__main__":
