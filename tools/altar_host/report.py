@@ -188,8 +188,9 @@ def plot_forest(result, names):
         ax.errorbar(d, np.arange(len(sets)) + offsets[seat], xerr=[d - lo, hi - d], fmt=markers[
             seat % len(markers)], color="C%d" % seat, capsize=3, markersize=5, label=name)
     ax.axvline(0, color="0.3", linewidth=1)
-    # one option a line, wrapped: the labels must leave the plot its width
-    labels = ["\n".join(textwrap.fill(options_label({k: v}), 22)
+    # one option a line, wrapped (after its "=" first, not inside a word):
+    # the labels must leave the plot its width
+    labels = ["\n".join(textwrap.fill("%s= %s" % (k, json.dumps(v)), 22).replace("= ", "=")
                         for k, v in sorted(row["options"].items())) or "defaults"
               for row in sets]
     labels[0] += "\n(baseline)"
