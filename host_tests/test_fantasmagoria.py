@@ -597,14 +597,12 @@ def test_took_names_the_piles_a_trick_brings_and_is_checked():
     assert [s.state.took[i] for i in (2, 0)] == [fc.card(s.rules, C("vela", 3)),
                                                 fc.card(s.rules, C("bode", 8))]
     assert s.actions()[-1]["took"] == [["vela", 3], ["bode", 8]]        # given back as written
-    # seat 2 holds the vela 3 of its pile: leading vela, seat 2 must follow with it
-    leader = s.view()["leader"]
-    cards = {leader: C("vela", 7)}
-    for i in range(1, 4):
-        cards[(leader + i) % 4] = C("boneca", i + 3)
-    if leader != 2:
-        rejects(s, trick(*[cards[(leader + i) % 4] for i in range(4)]),
-                'P3 (seat 2) took the ghost pile of ["vela", 3], so it must follow vela')
+    assert s.view()["leader"] == 2          # gato 2 showed the trump
+    s.do(trick(C("boneca", 5), C("boneca", 10), C("boneca", 1), C("boneca", 2)))   # seat 1 wins
+    # seat 2 holds its pile's vela 3, so it must follow a vela led
+    rejects(s, trick(C("vela", 7), C("boneca", 6), C("vela", 8), C("boneca", 7)),
+            'P3 (seat 2) took the ghost pile of ["vela", 3], so it must follow vela')
+    s.do(trick(C("vela", 7), C("vela", 3), C("vela", 8), C("boneca", 7)))
 
 
 def test_a_quick_sacrifice_bounds_the_sacrificed_cards_by_its_trump():

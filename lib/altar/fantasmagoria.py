@@ -45,18 +45,25 @@ OPTIONS = {
 # Records: a verb, then ints. Public for altar.fantasmagoria_cards, which
 # checks referee entry and counts the hands when the deck is known.
 SACRIFICE = const(1)    # (verb, card per seat in seat order)
-SET_TRUMP = const(2)   # (verb, trump, leader)
+SET_TRUMP = const(2)    # (verb, trump, leader)
 TRICK = const(3)        # (verb, card per seat in play order, then the piles taken)
-POSSESS = const(4)     # (verb, seat, number; -1 for the Copo)
+POSSESS = const(4)      # (verb, seat, number; -1 for the Copo)
 TRICK_WON = const(5)   # (verb, winner)
 LEFTOVER = const(6)     # (verb, then per seat: count, cards)
-PILES = const(7)       # (verb, then per seat: ghosts, cursed suits mask)
+PILES = const(7)        # (verb, then per seat: ghosts, cursed suits mask)
+
+
+_referee = None
 
 
 def referee():
-    """The referee-entry module, imported on first use."""
-    from altar import fantasmagoria_cards
-    return fantasmagoria_cards
+    """The referee-entry module, imported on first use and kept (an import
+    statement at every action costs CPython's import machinery)."""
+    global _referee
+    if _referee is None:
+        from altar import fantasmagoria_cards
+        _referee = fantasmagoria_cards
+    return _referee
 
 
 class Rules:

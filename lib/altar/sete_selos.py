@@ -49,10 +49,17 @@ _WAIT_REDIRECT = const(1)
 _WAIT_REMOVE = const(2)
 
 
+_referee = None
+
+
 def referee():
-    """The referee-entry module, imported on first use."""
-    from altar import sete_selos_cards
-    return sete_selos_cards
+    """The referee-entry module, imported on first use and kept (an import
+    statement at every action costs CPython's import machinery)."""
+    global _referee
+    if _referee is None:
+        from altar import sete_selos_cards
+        _referee = sete_selos_cards
+    return _referee
 
 
 class Rules:
@@ -292,14 +299,15 @@ class State:
             for b in (self.void, self.played):
                 for i in range(len(b)):
                     b[i] = 0
+            first = winner
             if r.banished >= 0:
                 self.leader = r.banished
                 if winner == r.banished:
-                    winner = self.after(r.banished, 2)
+                    first = self.after(r.banished, 2)
             if self.ritual < _LAST:
-                self.first = winner
+                self.first = first
                 self._seat()
-        self._place(self.last, value - 1)
+        self._place(winner, value - 1)
 
     def _place(self, seat, e):
         r = self.rules
