@@ -291,15 +291,15 @@ class FaSearchBot(FaHeuristicBot):
         self.dealt = list(self.hand)
         self.owner = {}
 
-    def _odd(self, n, seat, mine, counts):
+    def _odd(self, n, seat, mine, counts=None):
         """Where the odd card (option odd_card "dealt") is, in one deal: one
         more card for a seat. This seat's hand, `mine` cards over its count,
-        tells whether it holds it; if not, a seat whose count is out yet
-        plays does, else another seat at random."""
+        tells whether it holds it; if not, a seat whose count (`counts`) is
+        out yet plays does, else another seat at random."""
         extra = [0] * n
         if not mine:
             others = [o for o in range(n) if o != seat]
-            others = [o for o in others if not counts[o]] or others
+            others = [o for o in others if counts and not counts[o]] or others
             extra[others[self.rng.below(len(others))]] = 1
         return extra
 
@@ -320,8 +320,7 @@ class FaSearchBot(FaHeuristicBot):
             self.rng.shuffle(unseen)
             ghosts = list(self.ghosts)
             self.rng.shuffle(ghosts)
-            extra = self._odd(n, seat, len(hand) - r.deal, [r.deal] * n) if not r.aside \
-                else [0] * n
+            extra = [0] * n if r.aside else self._odd(n, seat, len(hand) - r.deal)
             hands = []
             i = 0
             for o in range(n):
