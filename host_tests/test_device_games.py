@@ -410,7 +410,7 @@ def test_every_string_fits_and_every_glyph_is_in_the_font():
             if not key.endswith("_text"):
                 # %s is a seat (at most "Ban") or a list filled in by the screen
                 assert len(text.replace("%d", "9").replace("%s", "P1")) <= 20, text
-            elif key.startswith(("players_", "full", "unreadable", "exported", "end_round")):
+            elif key.startswith(("players_", "full", "unreadable", "newer", "exported", "end_round")):
                 # a message screen's body: at most its 4 rows, with the longest name
                 if key.startswith("players_"):
                     text += table["players_default_text"]

@@ -92,9 +92,7 @@ def boot(nvm, seed):
     store = J.Store(nvm, sys.stdout.write)
     # ALTAR_PLAYERS on odd seeds: names cut to fit, a letter the font lacks.
     ui = U.Ui(store, seed, "pt", "Ana,Bia,Mariana,Zoë" if seed % 2 else "")
-    session, skipped = store.load()
-    if session is not None:
-        ui.resume(session)
+    ui.boot()
     ui.say_settings()
     ui.draw()
     return ui

@@ -8,7 +8,7 @@ and ALTAR_PLAYERS. The game itself is kept by a journal.Store, the Ui's
 sink.
 """
 
-from altar.core import Rejected, const
+from altar.core import const
 from altar_fw.canvas import Canvas
 from altar_fw.inputs import NEXT, PREV, Presses, ticks_diff
 from altar_fw.journal import Store
@@ -35,24 +35,9 @@ class App:
         display.auto_refresh = False
         display.root_group = self.canvas.group
         self.ui = Ui(self.store, seed, lang, players)
-        self.boot()
+        self.ui.boot()
         self.ui.say_settings()
         self.redraw(0)
-
-    def boot(self):
-        """Replay the journal's valid frames and resume the game's screen."""
-        T = self.ui.T
-        try:
-            session, skipped = self.store.load()
-        except (Rejected, ValueError):
-            self.ui.info(T["unreadable"], T["unreadable_text"])
-            return
-        if session is None:
-            if self.store.journal.torn:
-                self.ui.notice = T["no_game"]
-            return
-        self.ui.resume(session)
-        self.ui.notice = T["resumed_skip"] % skipped if skipped else T["resumed"]
 
     # -- the loop ----------------------------------------------------------------
 

@@ -8,8 +8,12 @@ sector is rewritten only for a new game or to compact a full journal.
 
 Frame: [n] [n payload bytes] [check]; n is 1..250 (0xFF means "erased, the
 end"), check a CRC-8 of n and the payload that is never 0xFF. The first frame
-is the session header (JSON text), every later one an action record
-(`altar.core.encode`, as the session keeps it) or UNDO. A power cut leaves at
+is the journal's format (one byte, FORMAT) and the session header (JSON
+text; a journal from before the format byte starts with the "{"), every
+later one an action record (`altar.core.encode`, as the session keeps it)
+or UNDO. A frame that passes its check can still be wrong (another
+firmware's, a flipped bit the CRC-8 missed): the engine refuses what it
+cannot play, and the boot plays the rest. A power cut leaves at
 most one torn frame, the last one written: its length byte says how far to
 skip, so frames appended after the reboot still count. At most the action
 being written is lost.
@@ -26,6 +30,8 @@ except ImportError:
         return x
 
 MAX_PAYLOAD = const(250)
+FORMAT = const(1)      # this firmware's journal format
+_OPEN = const(0x7B)    # "{": a header frame of format 0, before the format byte
 UNDO = b"\x00"   # verb 0 is no game's
 
 
@@ -105,6 +111,16 @@ class Journal:
         self.end = used
 
 
+def _header(p):
+    """The header frame's JSON text; Rejected if its format is not one this
+    firmware reads (a newer firmware's journal, or damage)."""
+    if p[0] == _OPEN:
+        return p.decode()
+    if p[0] != FORMAT:
+        raise Rejected("journal format %d; this firmware reads %d" % (p[0], FORMAT))
+    return p[1:].decode()
+
+
 BEGIN = "-----BEGIN ALTAR LOG-----"
 END = "-----END ALTAR LOG-----"
 
@@ -118,11 +134,13 @@ class Store:
         self.journal = Journal(nvm)
         self.write = write
         self.header = None
+        self.fmt = FORMAT       # the loaded journal's format
         self.session = None
 
     def load(self):
         """(session or None, frames refused): the game the journal holds.
-        Raises Rejected or ValueError if its header is not a session.
+        Raises Rejected or ValueError if its header is not a session (`fmt`
+        then says whether a newer firmware wrote it).
 
         An UNDO frame takes back the record before it, so the records left
         are played once: the same game as playing each frame in turn, where
@@ -132,12 +150,18 @@ class Store:
         skipped = 0
         for p in self.journal.frames():
             if session is None:
-                session = Session(loads(p.decode()))
+                self.fmt = 0 if p[0] == _OPEN else p[0]
+                session = Session(loads(_header(p)))
                 self.header = p
             elif p != UNDO:
                 kept.append(decode(p))
             elif kept:
-                kept.pop()
+                try:
+                    # Counted if no parse could make it, so the boot compacts
+                    # it away: the export unparses every frame.
+                    session.mod.shape(session.rules, kept.pop())
+                except Rejected:
+                    skipped += 1
             else:
                 skipped += 1     # nothing to undo
         for t in kept:
@@ -151,7 +175,7 @@ class Store:
     def new(self, header):
         """Start the journal over for a new game; returns its Session."""
         session = Session(header)
-        self.header = dumps(header).encode()
+        self.header = bytes((FORMAT,)) + dumps(header).encode()
         self.journal.rewrite(self.header, ())
         self.session = session
         return session
@@ -182,7 +206,7 @@ class Store:
         for p in self.journal.frames():
             if mod is None:
                 mod = self.session.mod
-                w(p.decode())
+                w(_header(p))
             elif p == UNDO:
                 w('{"do": "undo"}')
             else:

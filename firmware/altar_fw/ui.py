@@ -18,6 +18,7 @@ False once the game no longer fits the flash; `export()`.
 
 from altar.core import Rejected, decode
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
+from altar_fw.journal import FORMAT
 
 COLS = 20
 ROWS = 4
@@ -191,6 +192,32 @@ class Ui:
         if self.bad and self.mode != INFO:
             self.notice = ""
             self.info(T["players_bad"], T[self.bad[0]] % self.bad[1] + T["players_default_text"])
+
+    def boot(self):
+        """Resume the game in the journal: the frames the engine plays, and
+        on the screen how many it refused. A header that is no session
+        (damage, or a newer firmware's journal) is said, and kept until a
+        new game."""
+        T = self.T
+        st = self.sink
+        try:
+            session, skipped = st.load()
+        except (Rejected, ValueError):
+            if st.fmt > FORMAT:
+                self.info(T["newer"], T["newer_text"] % (st.fmt, FORMAT))
+            else:
+                self.info(T["unreadable"], T["unreadable_text"])
+            return
+        if session is None:
+            if st.journal.torn:
+                self.notice = T["no_game"]
+            return
+        if skipped:
+            # The journal then holds the game alone: the next boot and the
+            # export read what was played, not the refused frames again.
+            st.compact()
+        self.resume(session)
+        self.notice = T["resumed_skip"] % skipped if skipped else T["resumed"]
 
     def resume(self, session):
         """Take over a game (read back from the journal)."""

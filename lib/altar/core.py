@@ -2,10 +2,11 @@
 
 A game module provides `Rules` (fixed for a session: players, options),
 `State` (mutable), `parse(rules, obj)` turning a log action into a compact
-record (a verb code, then small ints), and `unparse(t)` turning it
-back. `State.check(t)`
-raises `Rejected` without touching anything; `State.apply(t)` then changes
-the state and never fails. Undo replays the kept records from a reset state,
+record (a verb code, then small ints), `unparse(t)` turning it back, and
+`shape(rules, t)` refusing any record `parse` could not have made (a
+journal frame from another firmware, a flipped bit its check missed).
+`State.check(t)` raises `Rejected` without touching anything, for any
+record; `State.apply(t)` then changes the state and never fails. Undo replays the kept records from a reset state,
 so it is exact at any depth by construction. The session keeps its records
 encoded in one bytearray (`encode`), as the device journals them: a list of
 small tuples would take several times the heap.
@@ -78,6 +79,21 @@ def need_list(v, what, lo, hi):
             raise Rejected("%s must have %d entries, not %d" % (what, lo, len(v)))
         raise Rejected("%s must have %d..%d entries, not %d" % (what, lo, hi, len(v)))
     return v
+
+
+def ints(t, i, j, lo, hi):
+    """True if the record's fields t[i:j] are all lo..hi."""
+    while i < j:
+        if not lo <= t[i] <= hi:
+            return False
+        i += 1
+    return True
+
+
+def well_formed(ok, t):
+    """Refuse record t unless `ok`: its shape is one `parse` makes."""
+    if not ok:
+        raise Rejected("not an action of this game: record %s" % list(t))
 
 
 def merge_options(defaults, given):

@@ -10,8 +10,8 @@ entry, what the device journals, never needs it, and the board's heap is
 small.
 """
 
-from altar.core import (Rejected, choice, const, keys, need, need_int, need_list, quote,
-                        setup_rules)
+from altar.core import (Rejected, choice, const, ints, keys, need, need_int, need_list, quote,
+                        setup_rules, well_formed)
 
 NAME = "fantasmagoria"
 ROUNDS = const(3)
@@ -159,6 +159,8 @@ class State:
     def check(self, t):
         if self.over:
             raise Rejected("the game is over")
+        r = self.rules
+        shape(r, t)
         v = t[0]
         if self.leader < 0:
             if v > SET_TRUMP:
@@ -173,7 +175,7 @@ class State:
                 raise Rejected("%s is already possessed this round" % seat_ref(t[1]))
         if v == SACRIFICE or v == TRICK or v == LEFTOVER:
             referee().check(self, t)
-        if self.rules.deal:
+        if r.deal:
             referee().count_check(self, t)
 
     # -- changes: only after check() passed ---------------------------------
@@ -292,28 +294,58 @@ def parse(rules, d):
 
 def _piles(rules, piles):
     t = [PILES]
-    total = 0
-    held = 0
     for p in piles:
         if type(p) is not dict:
             raise Rejected("a pile must be an object")
         keys(p, _PILE_KEYS)
-        g = need_int(p.get("ghosts", 0), "ghosts", 0, rules.ghosts)
-        total += g
+        t.append(need_int(p.get("ghosts", 0), "ghosts", 0, rules.ghosts))
         m = 0
         for s in range(4):
             if need_int(p.get(CURSES[s], 0), CURSES[s], 0, 1):
+                m |= 1 << s
+        t.append(m)
+    _check_piles(rules, t)
+    return tuple(t)
+
+
+def _check_piles(rules, t):
+    """What one seat's pile cannot tell: the ghosts and cursed cards the
+    piles hold together."""
+    total = 0
+    held = 0
+    for i in range(1, len(t), 2):
+        g = t[i]
+        m = t[i + 1]
+        well_formed(0 <= g <= rules.ghosts and 0 <= m < 16, t)
+        total += g
+        for s in range(4):
+            if m >> s & 1:
                 if held >> s & 1:
                     raise Rejected("two piles hold %s" % CURSES[s])
                 if s == VELA and rules.seats == 3:
                     raise Rejected("candelabro is out of the game with 3 players")
-                m |= 1 << s
         held |= m
-        t.append(g)
-        t.append(m)
     if total > rules.ghosts:
         raise Rejected("the piles hold %d ghosts; the game has %d" % (total, rules.ghosts))
-    return tuple(t)
+
+
+def shape(rules, t):
+    """Refuse a record `parse` could not have made (a journal's frame may
+    hold anything): its verb, length and ranges, a pile's whole table."""
+    r = rules
+    n = r.seats
+    k = len(t)
+    v = t[0] if k else 0
+    if v == SACRIFICE or v == TRICK or v == LEFTOVER:
+        referee().shape(r, t)
+        return
+    well_formed(v == SET_TRUMP and k == 3 and ints(t, 1, 2, r.lo, r.hi) and ints(t, 2, 3, 0, n - 1)
+                or v == POSSESS and k == 3 and ints(t, 1, 2, 0, n - 1)
+                and (ints(t, 2, 3, r.lo, r.hi) or t[2] == -1 and not r.copo_follows)
+                or v == TRICK_WON and k == 2 and ints(t, 1, 2, 0, n - 1)
+                or v == PILES and k == 2 * n + 1, t)
+    if v == PILES:
+        _check_piles(r, t)
 
 
 def unparse(t):

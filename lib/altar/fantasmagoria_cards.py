@@ -9,7 +9,7 @@ winner. The game itself, and what happens when a round ends, is
 altar.fantasmagoria.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list
+from altar.core import Rejected, const, keys, need, need_int, need_list, well_formed
 from altar.fantasmagoria import (BODE, COPO, CURSED, CURSES, FILIPI, GHOST, LEFTOVER, NOCOPO,
                                  PILES, POSSESS, SACRIFICE, SET_TRUMP, SUITS, TRICK, TRICK_WON,
                                  VELA)
@@ -252,6 +252,38 @@ def check(st, t):
         _check_trick(st, t)
     else:
         _check_leftover(st, t)
+
+
+def shape(r, t):
+    """Refuse a record of cards that `parse` could not have made for this
+    deck (altar.fantasmagoria.shape)."""
+    n = r.seats
+    k = len(t)
+    if t[0] == LEFTOVER:
+        i = 1
+        for _ in range(n):
+            # A seat's count, then its cards.
+            well_formed(i < k and 0 <= t[i] <= 99, t)
+            j = i + 1 + t[i]
+            well_formed(j <= k and _cards_ok(r, t, i + 1, j, 0), t)
+            i = j
+        well_formed(i == k, t)
+        return
+    # A card a seat; a trick may name the piles taken (took), one to n.
+    well_formed((k == n + 1 or t[0] == TRICK and n + 1 < k <= 2 * n + 1)
+                and _cards_ok(r, t, 1, n + 1, 0) and _cards_ok(r, t, n + 1, k, _PILE), t)
+
+
+def _cards_ok(r, t, i, j, flag):
+    """t[i:j] are cards `card` makes, each marked with `flag`."""
+    while i < j:
+        c = t[i] ^ flag
+        s = c >> 5 & 7
+        if c != COPO and not (0 <= c < 0x200 and s <= GHOST and not (c & CURSED and s == GHOST)
+                              and card(r, card_json(c)) == c):
+            return False
+        i += 1
+    return True
 
 
 def _check_sacrifice(cards):

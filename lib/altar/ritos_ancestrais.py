@@ -7,8 +7,8 @@ seat has reached 21, turns go on up to the seat before the initial player;
 then bonuses and hand counts are entered and `hands` closes the game.
 """
 
-from altar.core import (Rejected, const, keys, need, need_int, need_list, quote,
-                        setup_rules)
+from altar.core import (Rejected, const, ints, keys, need, need_int, need_list, quote,
+                        setup_rules, well_formed)
 
 NAME = "ritos-ancestrais"
 GOAL = const(21)
@@ -81,6 +81,7 @@ class State:
     def check(self, t):
         if self.over:
             raise Rejected("the game is over")
+        shape(self.rules, t)
         v = t[0]
         if v == _SCORE or v == _END_TURN:
             if self.done:
@@ -163,6 +164,19 @@ def parse(rules, d):
             t.append(need_int(c, "a hand count", 0, 99))
         return tuple(t)
     raise Rejected("unknown verb %s for ritos-ancestrais" % quote(verb))
+
+
+def shape(rules, t):
+    """Refuse a record `parse` could not have made (a journal's frame may
+    hold anything): its verb, length and ranges."""
+    n = rules.seats
+    k = len(t)
+    v = t[0] if k else 0
+    well_formed(v == _SCORE and k == 2 and ints(t, 1, 2, -_POINTS, _POINTS)
+                or v == _END_TURN and k == 1
+                or v == _BONUS and 2 < k < 5 and ints(t, 1, 2, 0, n - 1)
+                and ints(t, 2, 3, -_POINTS, _POINTS) and ints(t, 3, k, 0, len(BONUS_CARDS) - 1)
+                or v == _HANDS and k == n + 1 and ints(t, 1, k, 0, 99), t)
 
 
 def unparse(t):

@@ -9,8 +9,8 @@ altar.sete_selos_cards, loaded only by a log that names cards: quick entry,
 what the device journals, never needs it.
 """
 
-from altar.core import (Rejected, choice, const, keys, need, need_int, need_list, quote,
-                        setup_rules)
+from altar.core import (Rejected, choice, const, ints, keys, need, need_int, need_list, quote,
+                        setup_rules, well_formed)
 
 NAME = "sete-selos"
 
@@ -205,6 +205,7 @@ class State:
     def check(self, t):
         if self.over:
             raise Rejected("the game is over")
+        shape(self.rules, t)
         v = t[0]
         if v == _QUICK or v == CARDS:
             self._check_no_wait()
@@ -436,6 +437,24 @@ def parse(rules, d):
             t.append(need_int(e, "an Elder", 1, 7) - 1)
         return bytes(t)
     raise Rejected("unknown verb %s for sete-selos" % quote(verb))
+
+
+def shape(rules, t):
+    """Refuse a record `parse` could not have made (a journal's frame may
+    hold anything): its verb, length and ranges."""
+    n = rules.seats
+    k = len(t)
+    v = t[0] if k else 0
+    ok = (v == _QUICK and k == 3 and ints(t, 1, 2, 0, n - 1) and ints(t, 2, 3, 1, 7)
+          or v == _REDIRECT and k == 2 and ints(t, 1, 2, 0, 6)
+          or v == _REMOVE and 2 < k < 24 and ints(t, 1, 2, 0, n - 1) and ints(t, 2, k, 0, 6))
+    if v == CARDS and k == n + 1:
+        # A card is sign * 8 + value, its sign one in play.
+        ok = True
+        for i in range(1, k):
+            c = t[i]
+            ok = ok and 0 <= c < 32 and c & 7 and rules.signs >> (c >> 3) & 1
+    well_formed(ok, t)
 
 
 def unparse(t):
