@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from altar.core import Rejected
 from altar_fw.journal import BEGIN, END
 from altar_host import simulate as sim
 from altar_host.cli import main
@@ -138,6 +139,21 @@ def test_simulate_refuses_nonsense_before_playing(argv, says, capsys):
 def test_balance_refuses_malformed_json(capsys):
     code, out, err = run(["balance", "--set", "", "--set", "power=[1,2"], capsys)
     assert code == 2 and "malformed JSON" in err
+
+
+@pytest.mark.parametrize("cmd", [["simulate"], ["balance", "--set", ""]])
+def test_a_game_the_engine_refuses_is_one_line_and_a_bug_its_traceback(cmd, monkeypatch, capsys):
+    def refused(*args, **kw):
+        raise Rejected("the engine says no")
+    monkeypatch.setattr(sim, "simulate", refused)
+    code, out, err = run(cmd + ["--games", "1"], capsys)
+    assert (code, out, err) == (2, "", "altar %s: the engine says no\n" % cmd[0])
+
+    def bug(*args, **kw):
+        raise KeyError("a bug")
+    monkeypatch.setattr(sim, "simulate", bug)
+    with pytest.raises(KeyError):
+        main(cmd + ["--games", "1"])
 
 
 def test_every_game_takes_every_bot(capsys):

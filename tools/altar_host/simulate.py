@@ -21,7 +21,7 @@ import sys
 import time
 
 from altar import log
-from altar.core import Session
+from altar.core import Rejected, Session
 from altar.rng import Rng
 from altar_host import table
 from altar_host.randomplay import DECK
@@ -364,7 +364,7 @@ def seat_bots(names, game, players):
 
 def _check(args, name):
     """The arguments' trouble, as a message, or None."""
-    from altar.core import Rejected, game_module
+    from altar.core import game_module
     if args.games < 1:
         return "altar %s: --games must be at least 1" % name
     if args.jobs < 1:
@@ -396,7 +396,7 @@ def main_balance(args):
     except (OSError, TimeoutError) as e:
         print("altar balance: cannot reach the cluster: %s" % e, file=sys.stderr)
         return 2
-    except Exception as e:     # a rule option the engine refuses, for one
+    except Rejected as e:      # a game the engine refuses; anything else is a bug: its traceback
         print("altar balance: %s" % e, file=sys.stderr)
         return 2
     if args.json or not sys.stdout.isatty():
@@ -432,7 +432,7 @@ def main(args):
     except (OSError, TimeoutError) as e:
         print("altar simulate: cannot reach the cluster: %s" % e, file=sys.stderr)
         return 2
-    except Exception as e:     # a rule option the engine refuses, for one
+    except Rejected as e:      # a game the engine refuses; anything else is a bug: its traceback
         print("altar simulate: %s" % e, file=sys.stderr)
         return 2
     summary = summarise(args.game, args.players, bots, args.seed, counts, options, secs,
