@@ -3,13 +3,14 @@ messages instead of tracebacks, arguments checked before any work, words
 for people on a terminal and JSON for machines."""
 
 import json
+import os
 import sys
 
 import pytest
 
 from altar.core import Rejected
 from altar_fw.journal import BEGIN, END
-from altar_host import simulate as sim
+from altar_host import cli, simulate as sim
 from altar_host.cli import main
 
 
@@ -119,6 +120,32 @@ def test_dump_says_why_it_cannot_in_one_line(tmp_path, capsys):
     assert err == "altar dump: the exported log is refused: line 2: nothing to undo\n"
     code, out, err = run(["dump", str(tmp_path / "nope.txt")], capsys)
     assert code == 2 and not out and err.count("\n") == 1
+
+
+EXAMPLE = os.path.join(os.path.dirname(cli.__file__), "examples", "sete-selos-4p.jsonl")
+
+
+@pytest.mark.parametrize("argv", [
+    ["replay", EXAMPLE, "--write", "{out}"],
+    ["sheet", EXAMPLE, "-o", "{out}"],
+    ["dump", "{capture}", "-o", "{out}"],
+    ["emulate", "--keys", "{keys}", "--export", "{out}"],
+    ["simulate", "--games", "1", "--report", "{out}"],
+    ["simulate", "--games", "1", "--logs", "{out}"],
+    ["balance", "--games", "1", "--set", "", "--report", "{out}"],
+])
+def test_a_file_that_cannot_be_written_is_one_line(argv, tmp_path, capsys):
+    """Every file or folder a command writes where the user says: a path
+    that cannot be is said in one line, no traceback, and the command fails."""
+    (tmp_path / "file").write_text("")
+    keys = tmp_path / "keys.txt"
+    keys.write_text("ok ok ok ok ok 3\n")        # a Sete Selos game begun, so there is a log
+    out = str(tmp_path / "file" / "x")          # under a file: no one can write it
+    argv = [a.format(out=out, capture=capture(tmp_path, GAME), keys=keys) for a in argv]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("altar %s: cannot write %s" % (argv[0], out))      # or a file beside it
+    assert err.endswith(": Not a directory\n")
 
 
 @pytest.mark.parametrize("argv,says", [

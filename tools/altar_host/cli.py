@@ -5,6 +5,7 @@ log), deploy (a CIRCUITPY drive for a board), simulate and balance (games
 with bots, and rule options compared)."""
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -42,6 +43,24 @@ def _read(path, read=_load):
     return None
 
 
+def save(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def wrote(cmd, path, write, *args, **kw):
+    """write(*args, **kw), which writes `path` (a file or folder the user named)
+    and maybe files beside or in it: True, or False once why it could not is
+    printed in one line, as the user's to fix (a traceback would say bug)."""
+    try:
+        write(*args, **kw)
+    except OSError as e:
+        print("altar %s: cannot write %s: %s" % (cmd, e.filename or path, e.strerror),
+              file=sys.stderr)
+        return False
+    return True
+
+
 def cmd_replay(args):
     """Same contract as `python -m altar.replay` (with --json, or when the
     output is not a terminal), plus an optional rewrite."""
@@ -49,8 +68,10 @@ def cmd_replay(args):
     if session is None:
         return 2
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as f:
-            log.write(session, f)
+        text = io.StringIO()
+        log.write(session, text)
+        if not wrote("replay", args.write, save, args.write, text.getvalue()):
+            return 2
     if args.json or not sys.stdout.isatty():
         print(dumps(session.view()))
     else:
@@ -135,11 +156,7 @@ def cmd_dump(args):
     if args.output == "-":
         sys.stdout.write(out)
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(out)
-    except OSError as e:
-        print("altar dump: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
+    if not wrote("dump", args.output, save, args.output, out):
         return 2
     from altar_host.summary import undone as undone_by
     undone = undone_by(len(lines), session)
@@ -161,12 +178,7 @@ def cmd_sheet(args):
         return 2
     session, undone = got
     out = args.output or sheet.default_out(args.log)
-    try:
-        sheet.write(session, out, args.lang, undone)
-    except OSError as e:
-        print("cannot write %s: %s" % (e.filename, e.strerror), file=sys.stderr)
-        return 2
-    return 0
+    return 0 if wrote("sheet", out, sheet.write, session, out, args.lang, undone) else 2
 
 
 def _batch(p, games, what, printed):

@@ -24,6 +24,7 @@ from altar import log
 from altar.core import Rejected, Session
 from altar.rng import Rng
 from altar_host import table
+from altar_host.cli import wrote
 from altar_host.randomplay import DECK
 from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
 from altar_host.search import FaSearchBot, SearchBot
@@ -406,7 +407,8 @@ def main_balance(args):
         print(summary.balance(result))
     if args.report:
         from altar_host import report
-        report.write_balance(args.report, result)
+        if not wrote("balance", args.report, report.write_balance, args.report, result):
+            return 2
     return 0
 
 
@@ -417,8 +419,8 @@ def main(args):
         return 2
     options = parse_options(args.option or ())
     bots = args.bots.split(",")
-    if args.logs:
-        os.makedirs(args.logs, exist_ok=True)
+    if args.logs and not wrote("simulate", args.logs, os.makedirs, args.logs, exist_ok=True):
+        return 2
     code = 0
     try:
         with Workers(args.jobs, args.cluster) as workers:
@@ -437,9 +439,6 @@ def main(args):
         return 2
     summary = summarise(args.game, args.players, bots, args.seed, counts, options, secs,
                         args.games)
-    if args.report:
-        from altar_host import report
-        report.write(args.report, summary)
     if args.json or not sys.stdout.isatty():
         print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
                                                   "win_rate_95", "endings", "games_per_second")},
@@ -447,4 +446,8 @@ def main(args):
     else:
         from altar_host import summary as words
         print(words.simulation(summary))
+    if args.report:     # after the summary: a report refused does not lose the games played
+        from altar_host import report
+        if not wrote("simulate", args.report, report.write, args.report, summary):
+            return 2
     return code
