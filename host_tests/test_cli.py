@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from altar.core import Rejected
+from altar_fw import ui as U
 from altar_fw.journal import BEGIN, END
 from altar_host import cli, simulate as sim
 from altar_host.cli import main
@@ -43,6 +44,14 @@ def test_help_lists_every_command_with_its_defaults(capsys):
     assert "a session log" in out
     code, out, _ = run(["--version"], capsys)
     assert code == 0 and out.startswith("altar ")
+
+
+def test_every_lang_option_offers_the_firmwares_languages(monkeypatch, capsys):
+    """--lang takes its choices from the firmware's one list (ui.LANGS)."""
+    monkeypatch.setattr(cli, "LANGS", U.LANGS + ("xx",))
+    for cmd in ("emulate", "dump", "sheet", "deploy"):
+        code, out, _ = run([cmd, "--help"], capsys)
+        assert "--lang {%s}" % ",".join(U.LANGS + ("xx",)) in out, cmd
 
 
 def test_demo_says_why_it_cannot_in_one_line(tmp_path, capsys):

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import zipfile
 
+from altar_fw.ui import LANGS
 from altar_host import deploy as _deploy
 
 ROOT = _deploy.ROOT
@@ -357,7 +358,7 @@ def main(argv=None):
     ap.add_argument("--keys", help="a file of key words (prev next ok back undo), pressed "
                                    "from %g s on, one every %.2f s after the last" % (FIRST_PRESS, GAP))
     ap.add_argument("--png", help="save the panel's last screen (decoded from the SPI bytes)")
-    ap.add_argument("--lang", default="pt", choices=("pt", "en"))
+    ap.add_argument("--lang", default="pt", choices=LANGS)
     ap.add_argument("--py", action="store_true", help="ship .py, not .mpy")
     ap.add_argument("--max-sec", type=float, default=8,
                     help="emulated s to run (with --keys: at least until the last key's screen)")

@@ -12,6 +12,7 @@ import sys
 
 from altar import log
 from altar.jsonout import dumps
+from altar_fw.ui import LANGS
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "examples")
 BOTS_HELP = ("random, heuristic or search: one name for every seat, or one per seat "
@@ -237,7 +238,7 @@ def main(argv=None):
     e.add_argument("--power-cut", type=float, metavar="P",
                    help="cut the power during a flash write with probability P, then reboot")
     e.add_argument("--seed", type=int, default=0, help="for --monkey, --power-cut, game seeds")
-    e.add_argument("--lang", default="pt", choices=("pt", "en"),
+    e.add_argument("--lang", default="pt", choices=LANGS,
                    help="the device's language (ALTAR_LANG on a board)")
     e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
     e.add_argument("--serial-log", metavar="FILE",
@@ -253,7 +254,7 @@ def main(argv=None):
     u.add_argument("--sheet", action="store_true",
                    help="also write the game sheet beside the log (as `altar sheet LOG`); "
                         "needs -o")
-    u.add_argument("--lang", default="pt", choices=("pt", "en"),
+    u.add_argument("--lang", default="pt", choices=LANGS,
                    help="the sheet's language, in the device's words")
     u.set_defaults(fn=cmd_dump)
     t = command("sheet", "a game sheet of a session log: one HTML page, its pictures "
@@ -264,7 +265,7 @@ def main(argv=None):
                         "beside it as OUT without .html, plus -NAME.png (Sete Selos: "
                         "board-series-N, board-end, insanity; Fantasmagória: track; Ritos "
                         "Ancestrais: scores)")
-    t.add_argument("--lang", default="pt", choices=("pt", "en"),
+    t.add_argument("--lang", default="pt", choices=LANGS,
                    help="the sheet's language, in the device's words (default: pt)")
     t.set_defaults(fn=cmd_sheet)
     m = command("simulate", "play whole games with bots and summarise them")
@@ -295,7 +296,7 @@ def main(argv=None):
                           "then mpy-cross on PATH if it is CircuitPython's")
     mpy.add_argument("--py", action="store_true",
                      help="ship .py sources, not .mpy (for debugging on the board)")
-    p_.add_argument("--lang", choices=("pt", "en"),
+    p_.add_argument("--lang", choices=LANGS,
                     help="set ALTAR_LANG to this language; without it the drive's setting is "
                          "kept, or pt added when there is none")
     p_.add_argument("--players", metavar="NAMES",
