@@ -168,18 +168,24 @@ def cmd_dump(args):
              "" if actions == 1 else "s", ", %d undone" % undone if undone else ""),
           file=sys.stderr)
     if args.sheet:
-        return cmd_sheet(argparse.Namespace(log=args.output, output=None, lang=args.lang))
+        return write_sheet(args.output, None, args.lang)
     return 0
 
 
 def cmd_sheet(args):
+    return write_sheet(args.log, args.output, args.lang)
+
+
+def write_sheet(path, out, lang):
+    """The game sheet of the session log `path`, to `out` (None: beside the
+    log); `altar sheet`, and `altar dump --sheet` once the log is written."""
     from altar_host import sheet
-    got = _read(args.log, sheet.read)
+    got = _read(path, sheet.read)
     if got is None:
         return 2
     session, undone = got
-    out = args.output or sheet.default_out(args.log)
-    return 0 if wrote("sheet", out, sheet.write, session, out, args.lang, undone) else 2
+    out = out or sheet.default_out(path)
+    return 0 if wrote("sheet", out, sheet.write, session, out, lang, undone) else 2
 
 
 def _batch(p, games, what, printed):
