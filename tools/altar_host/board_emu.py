@@ -45,7 +45,8 @@ RAMWR = 0x2C
 # a redraw takes (0.2 s for a whole screen), so each screen can be seen.
 GAP = 0.35
 
-# deploy.REQUIREMENTS' names -> PyPI packages, pinned (the versions checked here).
+# requirements.txt's names (deploy.REQUIREMENTS, a profile's LIBS) -> PyPI packages,
+# pinned (the versions checked here).
 LIBS = {
     "adafruit_bitmap_font": "adafruit-circuitpython-bitmap-font==2.5.1",
     "adafruit_st7789": "adafruit-circuitpython-st7789==2.1.5",
@@ -85,7 +86,7 @@ def missing(install=False):
 
 
 def fetch_libs(names, cache=CACHE):
-    """The wheels of `names` (deploy.REQUIREMENTS' names), pip-downloaded
+    """The wheels of `names` (requirements.txt's), pip-downloaded
     into `cache` once; returns their paths."""
     os.makedirs(cache, exist_ok=True)
     wheels = []

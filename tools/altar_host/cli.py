@@ -10,10 +10,14 @@ import json
 import os
 import sys
 
+import boards
 from altar import log
 from altar.jsonout import dumps
 from altar_fw.ui import LANGS
 
+# --board spells a profile with dashes (pico-display), as the emulator's
+# flash files in the user's data folder are named.
+BOARD_NAMES = tuple(p.replace("_", "-") for p in boards.PROFILES)
 EXAMPLES = os.path.join(os.path.dirname(__file__), "examples")
 BOTS_HELP = ("random, heuristic or search: one name for every seat, or one per seat "
              "separated by commas (the Banished of a 2-player Sete Selos game is no bot)")
@@ -226,8 +230,7 @@ def main(argv=None):
                                           "Selos game)")
     d.set_defaults(fn=cmd_demo)
     e = command("emulate", "run the device's firmware on this computer")
-    e.add_argument("--board", default="macropad",
-                   choices=("macropad", "pico-display", "feather-oled"))
+    e.add_argument("--board", default=BOARD_NAMES[0], choices=BOARD_NAMES)
     e.add_argument("--nvm", metavar="FILE",
                    help="keep the flash in FILE, resumed on the next run; default: in a terminal, "
                         "the board's own file in your data folder (~/.local/share/altar/ on "
@@ -295,7 +298,7 @@ def main(argv=None):
     p_.add_argument("--create", action="store_true",
                     help="make DIR (and its parents) if it does not exist; without it a missing "
                          "DIR is refused, as a drive not mounted is")
-    p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))
+    p_.add_argument("--board", required=True, choices=BOARD_NAMES)
     mpy = p_.add_mutually_exclusive_group()
     mpy.add_argument("--mpy-cross", metavar="PATH",
                      help="CircuitPython's mpy-cross (checked); default: $ALTAR_MPY_CROSS, "
