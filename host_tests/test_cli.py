@@ -4,6 +4,7 @@ for people on a terminal and JSON for machines."""
 
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -155,6 +156,20 @@ def test_a_file_that_cannot_be_written_is_one_line(argv, tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("altar %s: cannot write %s" % (argv[0], out))      # or a file beside it
     assert err.endswith(": Not a directory\n")
+
+
+def test_dump_reads_a_board_without_the_emulator(tmp_path):
+    """`altar dump` of a real board imports neither Blinka's displayio, nor
+    Pillow, nor the firmware's App (the emulator's 175 modules)."""
+    game = tmp_path / "game.jsonl"
+    code = ("import sys; from altar_host.cli import main; "
+            "assert main(['dump', sys.argv[1], '-o', sys.argv[2]]) == 0; "
+            "print(sorted(m for m in ('displayio', 'PIL', 'altar_fw.app', 'altar_host.emulator') "
+            "if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code, capture(tmp_path, GAME), str(game)],
+                       capture_output=True, text=True)
+    assert (p.returncode, p.stdout) == (0, "[]\n"), p.stderr
+    assert game.read_text() == "".join(ln + "\n" for ln in GAME)
 
 
 @pytest.mark.parametrize("argv,says", [

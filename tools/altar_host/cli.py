@@ -129,27 +129,14 @@ def cmd_dump(args):
     """The lines between the export markers, checked by replaying them: to
     standard output, or to a file with a line on standard error saying what
     it holds."""
-    from altar_fw.journal import END
-    from altar_host.emulator import dump_to_log
+    from altar_host import console
     if args.sheet and args.output == "-":
         # Refused before listening: the export is read off the port only once.
         print("altar dump: --sheet needs -o LOG: the sheet is written beside the log",
               file=sys.stderr)
         return 2
     try:
-        if args.dump.startswith("/dev/"):
-            import serial  # pyserial, installed with Blinka
-            with serial.Serial(args.dump, 115200, timeout=30) as port:
-                text = ""
-                while END not in text:
-                    chunk = port.readline().decode("utf-8", "replace")
-                    if not chunk:
-                        break
-                    text += chunk
-        else:
-            with open(args.dump, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        out = dump_to_log(text)
+        out = console.dump_to_log(console.read(args.dump))
         lines = out.splitlines()
         session = log.load(lines)
     except (OSError, ValueError) as e:

@@ -32,7 +32,8 @@ import time
 from altar import log
 from altar_fw.journal import END
 from altar_host.cli import save, wrote
-from altar_host.emulator import WORDS, Device, FlashNVM, dump_to_log
+from altar_host.console import dump_to_log
+from altar_host.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"

@@ -26,7 +26,6 @@ keeps CircuitPython's APIs (Blinka and adafruit-blinka-displayio underneath).
 import contextlib
 import io
 import os
-import re
 import sys
 import types
 
@@ -45,7 +44,7 @@ import boards
 from altar_fw import inputs
 from altar_fw.app import App
 from altar_fw.canvas import glyphs
-from altar_fw.journal import BEGIN, END
+from altar_host.console import dump_to_log
 
 SECTOR = 4096
 TICKS_START = 0x1FFF0000   # supervisor.ticks_ms at power-on
@@ -568,23 +567,3 @@ def load_font():
     if not _FONT:
         _FONT.append(bitmap_font.load_font(FONT))
     return _FONT[0]
-
-
-# What a CircuitPython console adds around the lines printed: the status bar
-# (an OSC title "ESC ] 0 ; ... ESC \\" with no newline, so the next line printed
-# follows it) and cursor moves ("ESC [ 2 K").
-_CONSOLE_CODES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]")
-
-
-def dump_to_log(text):
-    """The lines between the device's export markers, the last export's in
-    a capture that holds several: a session log. The console's escape codes
-    and line ends ("\\r\\r\\n" from the board's UART) are dropped."""
-    lines = [ln for ln in (_CONSOLE_CODES.sub("", ln).strip() for ln in text.splitlines()) if ln]
-    if BEGIN in lines:
-        lines = lines[len(lines) - lines[::-1].index(BEGIN):]
-        if END not in lines:
-            raise ValueError("the dump has no end marker: it was cut short")
-        lines = lines[:lines.index(END)]
-        return "".join(ln + "\n" for ln in lines)
-    raise ValueError("no Altar log in this dump")
