@@ -217,7 +217,7 @@ def main(argv=None):
                                           "Selos game)")
     d.set_defaults(fn=cmd_demo)
     e = command("emulate", "run the device's firmware on this computer")
-    e.add_argument("--board", default=BOARD_NAMES[0], choices=BOARD_NAMES)
+    e.add_argument("--board", default="macropad", choices=BOARD_NAMES)
     e.add_argument("--nvm", metavar="FILE",
                    help="keep the flash in FILE, resumed on the next run; default: in a terminal, "
                         "the board's own file in your data folder (~/.local/share/altar/ on "
