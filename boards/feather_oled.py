@@ -26,6 +26,7 @@ PIXELS = 1
 ENCODER = False
 KEYMAP = ((PREV, BACK), (OK, 0), (NEXT, UNDO))
 KEYS = ("A", "B", "C")
+LIBS = ("adafruit_displayio_sh1107", "neopixel")
 
 
 def build():
@@ -42,3 +43,8 @@ def build():
     keys = keypad.Keys((board.D9, board.D6, board.D5), value_when_pressed=False, pull=True)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
     return display, keys, pixels, None
+
+
+def emulated():
+    return {"pins": dict(D4=6, D5=7, D6=8, D9=9, D10=10, D11=11, D12=12, D13=13, LED=13, D24=24,
+                         D25=25, SDA=2, SCL=3, NEOPIXEL=16)}

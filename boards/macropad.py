@@ -23,6 +23,7 @@ ENCODER = True
 KEYMAP = tuple([(VALUE + k, 0) for k in range(1, 8)]) + (
     (PREV, 0), (NEXT, 0), (BACK, UNDO), (0, 0), (OK, 0), (OK, 0))
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "prev", "next", "back", "", "ok", "encoder")
+LIBS = ("neopixel",)
 
 
 def build():
@@ -39,3 +40,10 @@ def build():
     # IncrementalEncoder(ROTA, ROTB)).
     encoder = rotaryio.IncrementalEncoder(board.ROTB, board.ROTA)
     return board.DISPLAY, keys, pixels, encoder
+
+
+def emulated():
+    return {"pins": dict([("KEY%d" % k, k) for k in range(1, 13)], ENCODER_SWITCH=0, BUTTON=0,
+                         LED=13, SPEAKER=16, ENCODER_A=17, ROTA=17, ENCODER_B=18, ROTB=18,
+                         NEOPIXEL=19, SDA=20, SCL=21),
+            "display": (128, 64), "knob": ("ROTB", "ROTA")}

@@ -21,6 +21,7 @@ PIXELS = 1
 ENCODER = False
 KEYMAP = ((OK, 0), (BACK, UNDO), (PREV, 0), (NEXT, 0))
 KEYS = ("A", "B", "X", "Y")
+LIBS = ("adafruit_st7789",)
 
 
 class RGBLed:
@@ -65,3 +66,8 @@ def build():
     keys = keypad.Keys((board.GP12, board.GP13, board.GP14, board.GP15),
                        value_when_pressed=False, pull=True)
     return display, keys, RGBLed((board.GP6, board.GP7, board.GP8)), None
+
+
+def emulated():
+    return {"pins": dict([("GP%d" % n, n) for n in list(range(23)) + [25, 26, 27, 28]], LED=25),
+            "rgb": ("GP6", "GP7", "GP8")}

@@ -4,8 +4,7 @@ press; every change goes through the keys."""
 
 from altar_fw import sete_selos as screens
 from altar_fw import ui as U
-
-BOARDS = ("macropad", "pico-display", "feather-oled")
+from altar_host.cli import BOARD_NAMES as BOARDS
 
 
 def goto(dev, index, shortcut=False):

@@ -3,12 +3,16 @@ messages instead of tracebacks, arguments checked before any work, words
 for people on a terminal and JSON for machines."""
 
 import json
+import os
+import subprocess
 import sys
 
 import pytest
 
+from altar.core import Rejected
+from altar_fw import ui as U
 from altar_fw.journal import BEGIN, END
-from altar_host import simulate as sim
+from altar_host import cli, simulate as sim
 from altar_host.cli import main
 
 
@@ -41,6 +45,14 @@ def test_help_lists_every_command_with_its_defaults(capsys):
     assert "a session log" in out
     code, out, _ = run(["--version"], capsys)
     assert code == 0 and out.startswith("altar ")
+
+
+def test_every_lang_option_offers_the_firmwares_languages(monkeypatch, capsys):
+    """--lang takes its choices from the firmware's one list (ui.LANGS)."""
+    monkeypatch.setattr(cli, "LANGS", U.LANGS + ("xx",))
+    for cmd in ("emulate", "dump", "sheet", "deploy"):
+        code, out, _ = run([cmd, "--help"], capsys)
+        assert "--lang {%s}" % ",".join(U.LANGS + ("xx",)) in out, cmd
 
 
 def test_demo_says_why_it_cannot_in_one_line(tmp_path, capsys):
@@ -120,6 +132,46 @@ def test_dump_says_why_it_cannot_in_one_line(tmp_path, capsys):
     assert code == 2 and not out and err.count("\n") == 1
 
 
+EXAMPLE = os.path.join(os.path.dirname(cli.__file__), "examples", "sete-selos-4p.jsonl")
+
+
+@pytest.mark.parametrize("argv", [
+    ["replay", EXAMPLE, "--write", "{out}"],
+    ["sheet", EXAMPLE, "-o", "{out}"],
+    ["dump", "{capture}", "-o", "{out}"],
+    ["emulate", "--keys", "{keys}", "--export", "{out}"],
+    ["simulate", "--games", "1", "--report", "{out}"],
+    ["simulate", "--games", "1", "--logs", "{out}"],
+    ["balance", "--games", "1", "--set", "", "--report", "{out}"],
+])
+def test_a_file_that_cannot_be_written_is_one_line(argv, tmp_path, capsys):
+    """Every file or folder a command writes where the user says: a path
+    that cannot be is said in one line, no traceback, and the command fails."""
+    (tmp_path / "file").write_text("")
+    keys = tmp_path / "keys.txt"
+    keys.write_text("ok ok ok ok ok 3\n")        # a Sete Selos game begun, so there is a log
+    out = str(tmp_path / "file" / "x")          # under a file: no one can write it
+    argv = [a.format(out=out, capture=capture(tmp_path, GAME), keys=keys) for a in argv]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("altar %s: cannot write %s" % (argv[0], out))      # or a file beside it
+    assert err.endswith(": Not a directory\n")
+
+
+def test_dump_reads_a_board_without_the_emulator(tmp_path):
+    """`altar dump` of a real board imports neither Blinka's displayio, nor
+    Pillow, nor the firmware's App (the emulator's 175 modules)."""
+    game = tmp_path / "game.jsonl"
+    code = ("import sys; from altar_host.cli import main; "
+            "assert main(['dump', sys.argv[1], '-o', sys.argv[2]]) == 0; "
+            "print(sorted(m for m in ('displayio', 'PIL', 'altar_fw.app', 'altar_host.emulator') "
+            "if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code, capture(tmp_path, GAME), str(game)],
+                       capture_output=True, text=True)
+    assert (p.returncode, p.stdout) == (0, "[]\n"), p.stderr
+    assert game.read_text() == "".join(ln + "\n" for ln in GAME)
+
+
 @pytest.mark.parametrize("argv,says", [
     (["--players", "9"], "sete-selos is for 2 to 4 players, not 9"),
     (["--game", "fantasmagoria", "--players", "2"], "fantasmagoria is for 3 to 4 players, not 2"),
@@ -138,6 +190,21 @@ def test_simulate_refuses_nonsense_before_playing(argv, says, capsys):
 def test_balance_refuses_malformed_json(capsys):
     code, out, err = run(["balance", "--set", "", "--set", "power=[1,2"], capsys)
     assert code == 2 and "malformed JSON" in err
+
+
+@pytest.mark.parametrize("cmd", [["simulate"], ["balance", "--set", ""]])
+def test_a_game_the_engine_refuses_is_one_line_and_a_bug_its_traceback(cmd, monkeypatch, capsys):
+    def refused(*args, **kw):
+        raise Rejected("the engine says no")
+    monkeypatch.setattr(sim, "simulate", refused)
+    code, out, err = run(cmd + ["--games", "1"], capsys)
+    assert (code, out, err) == (2, "", "altar %s: the engine says no\n" % cmd[0])
+
+    def bug(*args, **kw):
+        raise KeyError("a bug")
+    monkeypatch.setattr(sim, "simulate", bug)
+    with pytest.raises(KeyError):
+        main(cmd + ["--games", "1"])
 
 
 def test_every_game_takes_every_bot(capsys):

@@ -10,7 +10,7 @@ import pytest
 
 import boards
 from altar_host import deploy
-from altar_host.cli import main
+from altar_host.cli import BOARD_NAMES, main
 from conftest import CIRCUITPYTHON, HERE, NO_CIRCUITPYTHON
 
 CP_MPY_CROSS = os.path.join(CIRCUITPYTHON, "bin", "mpy-cross")
@@ -359,6 +359,7 @@ def test_board_picking_by_id_and_override():
                  "raspberry_pi_pico2_w"):
         assert boards.pick(pico).__name__ == "boards.pico_display", pico
     assert boards.pick("adafruit_macropad_rp2040", "feather_oled").__name__ == "boards.feather_oled"
+    assert boards.pick("raspberry_pi_pico", "feather-oled").__name__ == "boards.feather_oled"
     with pytest.raises(ValueError) as e:
         boards.pick("arduino_nano_rp2040_connect")
     assert "ALTAR_BOARD" in str(e.value)
@@ -368,3 +369,14 @@ def test_board_picking_by_id_and_override():
         shorts = {k[0] for k in p.KEYMAP} | {k[1] for k in p.KEYMAP}
         from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO
         assert {PREV, NEXT, OK, BACK, UNDO} <= shorts, name    # every board speaks the grammar
+        assert isinstance(p.LIBS, tuple) and p.emulated()["pins"], name
+
+
+def test_a_board_is_listed_once_and_altar_offers_every_profile(capsys):
+    """boards.BOARDS is the one list: --board of emulate and deploy offers
+    each profile, spelt with dashes, and takes it to that profile."""
+    assert [boards.profile_name(b) for b in BOARD_NAMES] == list(boards.PROFILES)
+    for cmd in ("emulate", "deploy"):
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        assert "--board {macropad,pico-display,feather-oled}" in capsys.readouterr().out

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from altar_host import emulate
-from altar_host.cli import main
+from altar_host.cli import BOARD_NAMES, main
 from altar_host.emulator import Device
 from conftest import terminal
 
@@ -29,7 +29,7 @@ def test_keys_that_arrive_together_are_each_handled():
     assert emulate.typed(dev, "xq\r", emulate.Serial(os.devnull), shots) is None   # q quits
 
 
-@pytest.mark.parametrize("board", ["macropad", "pico-display", "feather-oled"])
+@pytest.mark.parametrize("board", BOARD_NAMES)
 def test_the_screen_fits_the_terminal(board):
     dev = Device(board)
     for cols, rows in ((80, 24), (200, 80), (60, 14)):

@@ -21,7 +21,8 @@ import pytest
 from altar import log
 from altar.core import Session
 from altar_host import board_emu, st7789
-from altar_host.emulator import Device, FlashNVM, dump_to_log, png_pixels
+from altar_host.console import dump_to_log
+from altar_host.emulator import Device, FlashNVM, png_pixels
 from conftest import HERE
 from board_script import NAMES, PROFILE, START, named, opening, two_player, whole_game
 from test_device import TOUR

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import zipfile
 
+from altar_fw.ui import LANGS
 from altar_host import deploy as _deploy
 
 ROOT = _deploy.ROOT
@@ -44,7 +45,8 @@ RAMWR = 0x2C
 # a redraw takes (0.2 s for a whole screen), so each screen can be seen.
 GAP = 0.35
 
-# deploy.REQUIREMENTS' names -> PyPI packages, pinned (the versions checked here).
+# requirements.txt's names (deploy.REQUIREMENTS, a profile's LIBS) -> PyPI packages,
+# pinned (the versions checked here).
 LIBS = {
     "adafruit_bitmap_font": "adafruit-circuitpython-bitmap-font==2.5.1",
     "adafruit_st7789": "adafruit-circuitpython-st7789==2.1.5",
@@ -84,7 +86,7 @@ def missing(install=False):
 
 
 def fetch_libs(names, cache=CACHE):
-    """The wheels of `names` (deploy.REQUIREMENTS' names), pip-downloaded
+    """The wheels of `names` (requirements.txt's), pip-downloaded
     into `cache` once; returns their paths."""
     os.makedirs(cache, exist_ok=True)
     wheels = []
@@ -357,7 +359,7 @@ def main(argv=None):
     ap.add_argument("--keys", help="a file of key words (prev next ok back undo), pressed "
                                    "from %g s on, one every %.2f s after the last" % (FIRST_PRESS, GAP))
     ap.add_argument("--png", help="save the panel's last screen (decoded from the SPI bytes)")
-    ap.add_argument("--lang", default="pt", choices=("pt", "en"))
+    ap.add_argument("--lang", default="pt", choices=LANGS)
     ap.add_argument("--py", action="store_true", help="ship .py, not .mpy")
     ap.add_argument("--max-sec", type=float, default=8,
                     help="emulated s to run (with --keys: at least until the last key's screen)")

@@ -5,13 +5,19 @@ log), deploy (a CIRCUITPY drive for a board), simulate and balance (games
 with bots, and rule options compared)."""
 
 import argparse
+import io
 import json
 import os
 import sys
 
+import boards
 from altar import log
 from altar.jsonout import dumps
+from altar_fw.ui import LANGS
 
+# --board spells a profile with dashes (pico-display), as the emulator's
+# flash files in the user's data folder are named.
+BOARD_NAMES = tuple(p.replace("_", "-") for p in boards.PROFILES)
 EXAMPLES = os.path.join(os.path.dirname(__file__), "examples")
 BOTS_HELP = ("random, heuristic or search: one name for every seat, or one per seat "
              "separated by commas (the Banished of a 2-player Sete Selos game is no bot)")
@@ -42,6 +48,24 @@ def _read(path, read=_load):
     return None
 
 
+def save(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def wrote(cmd, path, write, *args, **kw):
+    """write(*args, **kw), which writes `path` (a file or folder the user named)
+    and maybe files beside or in it: True, or False once why it could not is
+    printed in one line, as the user's to fix (a traceback would say bug)."""
+    try:
+        write(*args, **kw)
+    except OSError as e:
+        print("altar %s: cannot write %s: %s" % (cmd, e.filename or path, e.strerror),
+              file=sys.stderr)
+        return False
+    return True
+
+
 def cmd_replay(args):
     """Same contract as `python -m altar.replay` (with --json, or when the
     output is not a terminal), plus an optional rewrite."""
@@ -49,8 +73,10 @@ def cmd_replay(args):
     if session is None:
         return 2
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as f:
-            log.write(session, f)
+        text = io.StringIO()
+        log.write(session, text)
+        if not wrote("replay", args.write, save, args.write, text.getvalue()):
+            return 2
     if args.json or not sys.stdout.isatty():
         print(dumps(session.view()))
     else:
@@ -103,27 +129,14 @@ def cmd_dump(args):
     """The lines between the export markers, checked by replaying them: to
     standard output, or to a file with a line on standard error saying what
     it holds."""
-    from altar_fw.journal import END
-    from altar_host.emulator import dump_to_log
+    from altar_host import console
     if args.sheet and args.output == "-":
         # Refused before listening: the export is read off the port only once.
         print("altar dump: --sheet needs -o LOG: the sheet is written beside the log",
               file=sys.stderr)
         return 2
     try:
-        if args.dump.startswith("/dev/"):
-            import serial  # pyserial, installed with Blinka
-            with serial.Serial(args.dump, 115200, timeout=30) as port:
-                text = ""
-                while END not in text:
-                    chunk = port.readline().decode("utf-8", "replace")
-                    if not chunk:
-                        break
-                    text += chunk
-        else:
-            with open(args.dump, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        out = dump_to_log(text)
+        out = console.dump_to_log(console.read(args.dump))
         lines = out.splitlines()
         session = log.load(lines)
     except (OSError, ValueError) as e:
@@ -135,11 +148,7 @@ def cmd_dump(args):
     if args.output == "-":
         sys.stdout.write(out)
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(out)
-    except OSError as e:
-        print("altar dump: cannot write %s: %s" % (args.output, e.strerror), file=sys.stderr)
+    if not wrote("dump", args.output, save, args.output, out):
         return 2
     from altar_host.summary import undone as undone_by
     undone = undone_by(len(lines), session)
@@ -150,23 +159,24 @@ def cmd_dump(args):
              "" if actions == 1 else "s", ", %d undone" % undone if undone else ""),
           file=sys.stderr)
     if args.sheet:
-        return cmd_sheet(argparse.Namespace(log=args.output, output=None, lang=args.lang))
+        return write_sheet(args.output, None, args.lang)
     return 0
 
 
 def cmd_sheet(args):
+    return write_sheet(args.log, args.output, args.lang)
+
+
+def write_sheet(path, out, lang):
+    """The game sheet of the session log `path`, to `out` (None: beside the
+    log); `altar sheet`, and `altar dump --sheet` once the log is written."""
     from altar_host import sheet
-    got = _read(args.log, sheet.read)
+    got = _read(path, sheet.read)
     if got is None:
         return 2
     session, undone = got
-    out = args.output or sheet.default_out(args.log)
-    try:
-        sheet.write(session, out, args.lang, undone)
-    except OSError as e:
-        print("cannot write %s: %s" % (e.filename, e.strerror), file=sys.stderr)
-        return 2
-    return 0
+    out = out or sheet.default_out(path)
+    return 0 if wrote("sheet", out, sheet.write, session, out, lang, undone) else 2
 
 
 def _batch(p, games, what, printed):
@@ -207,8 +217,7 @@ def main(argv=None):
                                           "Selos game)")
     d.set_defaults(fn=cmd_demo)
     e = command("emulate", "run the device's firmware on this computer")
-    e.add_argument("--board", default="macropad",
-                   choices=("macropad", "pico-display", "feather-oled"))
+    e.add_argument("--board", default="macropad", choices=BOARD_NAMES)
     e.add_argument("--nvm", metavar="FILE",
                    help="keep the flash in FILE, resumed on the next run; default: in a terminal, "
                         "the board's own file in your data folder (~/.local/share/altar/ on "
@@ -225,7 +234,7 @@ def main(argv=None):
     e.add_argument("--power-cut", type=float, metavar="P",
                    help="cut the power during a flash write with probability P, then reboot")
     e.add_argument("--seed", type=int, default=0, help="for --monkey, --power-cut, game seeds")
-    e.add_argument("--lang", default="pt", choices=("pt", "en"),
+    e.add_argument("--lang", default="pt", choices=LANGS,
                    help="the device's language (ALTAR_LANG on a board)")
     e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
     e.add_argument("--serial-log", metavar="FILE",
@@ -241,7 +250,7 @@ def main(argv=None):
     u.add_argument("--sheet", action="store_true",
                    help="also write the game sheet beside the log (as `altar sheet LOG`); "
                         "needs -o")
-    u.add_argument("--lang", default="pt", choices=("pt", "en"),
+    u.add_argument("--lang", default="pt", choices=LANGS,
                    help="the sheet's language, in the device's words")
     u.set_defaults(fn=cmd_dump)
     t = command("sheet", "a game sheet of a session log: one HTML page, its pictures "
@@ -252,7 +261,7 @@ def main(argv=None):
                         "beside it as OUT without .html, plus -NAME.png (Sete Selos: "
                         "board-series-N, board-end, insanity; Fantasmagória: track; Ritos "
                         "Ancestrais: scores)")
-    t.add_argument("--lang", default="pt", choices=("pt", "en"),
+    t.add_argument("--lang", default="pt", choices=LANGS,
                    help="the sheet's language, in the device's words (default: pt)")
     t.set_defaults(fn=cmd_sheet)
     m = command("simulate", "play whole games with bots and summarise them")
@@ -276,14 +285,14 @@ def main(argv=None):
     p_.add_argument("--create", action="store_true",
                     help="make DIR (and its parents) if it does not exist; without it a missing "
                          "DIR is refused, as a drive not mounted is")
-    p_.add_argument("--board", required=True, choices=("macropad", "pico-display", "feather-oled"))
+    p_.add_argument("--board", required=True, choices=BOARD_NAMES)
     mpy = p_.add_mutually_exclusive_group()
     mpy.add_argument("--mpy-cross", metavar="PATH",
                      help="CircuitPython's mpy-cross (checked); default: $ALTAR_MPY_CROSS, "
                           "then mpy-cross on PATH if it is CircuitPython's")
     mpy.add_argument("--py", action="store_true",
                      help="ship .py sources, not .mpy (for debugging on the board)")
-    p_.add_argument("--lang", choices=("pt", "en"),
+    p_.add_argument("--lang", choices=LANGS,
                     help="set ALTAR_LANG to this language; without it the drive's setting is "
                          "kept, or pt added when there is none")
     p_.add_argument("--players", metavar="NAMES",

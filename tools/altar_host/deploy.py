@@ -43,12 +43,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # output). The difference is compiling the modules at import.
 HEAP_KB = {"py": 76, "mpy": 51}
 
-# The CircuitPython libraries each profile imports (from the Adafruit bundle).
-REQUIREMENTS = {
-    "macropad": ["adafruit_bitmap_font", "neopixel"],
-    "pico_display": ["adafruit_bitmap_font", "adafruit_st7789"],
-    "feather_oled": ["adafruit_bitmap_font", "adafruit_displayio_sh1107", "neopixel"],
-}
+# The CircuitPython library code.py imports on every board (from the Adafruit
+# bundle); a profile's LIBS are its own.
+REQUIREMENTS = ("adafruit_bitmap_font",)
 
 # settings.toml: the heading goes in an empty file only; each key comes with
 # its comment, and the value a missing key gets when none is given (None:
@@ -249,8 +246,8 @@ def deploy(target, board, mpy_cross=None, lang=None, create=False, players=None)
     Returns (files written, modules written, settings keys added, settings
     values changed).
     """
-    name = board.replace("-", "_")
-    boards.load(name)                       # an unknown board fails here
+    name = boards.profile_name(board)
+    profile = boards.load(name)             # an unknown board fails here
     if not os.path.isdir(target):
         if os.path.lexists(target):
             raise DeployError("%s is not a folder (the CIRCUITPY drive)" % target)
@@ -284,7 +281,7 @@ def deploy(target, board, mpy_cross=None, lang=None, create=False, players=None)
         written.append(settings)
     req = os.path.join(target, "requirements.txt")
     with open(req, "w") as f:
-        f.write("".join(r + "\n" for r in REQUIREMENTS[name]))
+        f.write("".join(r + "\n" for r in REQUIREMENTS + profile.LIBS))
     written.append(req)
     return written, modules, added, changed
 

@@ -31,7 +31,9 @@ import time
 
 from altar import log
 from altar_fw.journal import END
-from altar_host.emulator import WORDS, Device, FlashNVM, dump_to_log
+from altar_host.cli import save, wrote
+from altar_host.console import dump_to_log
+from altar_host.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
@@ -369,6 +371,6 @@ def main(args):
             print("no game to export", file=sys.stderr)
             return 0
         log.load(text.splitlines())      # what the device exports must replay
-        with open(args.export, "w", encoding="utf-8") as f:
-            f.write(text)
+        if not wrote("emulate", args.export, save, args.export, text):
+            return 2
     return 0

@@ -26,7 +26,6 @@ keeps CircuitPython's APIs (Blinka and adafruit-blinka-displayio underneath).
 import contextlib
 import io
 import os
-import re
 import sys
 import types
 
@@ -45,7 +44,7 @@ import boards
 from altar_fw import inputs
 from altar_fw.app import App
 from altar_fw.canvas import glyphs
-from altar_fw.journal import BEGIN, END
+from altar_host.console import dump_to_log
 
 SECTOR = 4096
 TICKS_START = 0x1FFF0000   # supervisor.ticks_ms at power-on
@@ -289,34 +288,6 @@ class Pin:
         return "GPIO%d" % self.gpio
 
 
-# Each board by its profile: `board.board_id`; the names its `board` module
-# gives the GPIOs (CircuitPython's ports/raspberrypi/boards/<board_id>/pins.c);
-# the built-in display's size; the knob's pins (a, b) with which rotaryio
-# counts a clockwise turn up (adafruit_macropad's `encoder`, up clockwise, is
-# the negated position of IncrementalEncoder(ROTA, ROTB)); and an RGB LED's
-# pins, R, G, B (the Pico Display Pack's, active low).
-BOARDS = {
-    "macropad": {
-        "board_id": "adafruit_macropad_rp2040",
-        "pins": dict([("KEY%d" % k, k) for k in range(1, 13)], ENCODER_SWITCH=0, BUTTON=0,
-                     LED=13, SPEAKER=16, ENCODER_A=17, ROTA=17, ENCODER_B=18, ROTB=18,
-                     NEOPIXEL=19, SDA=20, SCL=21),
-        "display": (128, 64),
-        "knob": ("ROTB", "ROTA"),
-    },
-    "pico_display": {
-        "board_id": "raspberry_pi_pico",
-        "pins": dict([("GP%d" % n, n) for n in list(range(23)) + [25, 26, 27, 28]], LED=25),
-        "rgb": ("GP6", "GP7", "GP8"),
-    },
-    "feather_oled": {
-        "board_id": "adafruit_feather_rp2040",
-        "pins": dict(D4=6, D5=7, D6=8, D9=9, D10=10, D11=11, D12=12, D13=13, LED=13, D24=24,
-                     D25=25, SDA=2, SCL=3, NEOPIXEL=16),
-    },
-}
-
-
 class Lock:
     """busio's bus lock: try_lock fails while it is held."""
 
@@ -394,15 +365,15 @@ def _module(name, **attrs):
 
 
 class Hardware:
-    """One power-on of a board (a BOARDS key): the modules its profile's
-    build() imports. `screen(width, height)` makes a display: board.DISPLAY,
+    """One power-on of a board (a profile's name, either spelling): the
+    modules its profile's build() imports, its emulated() pins and parts. `screen(width, height)` makes a display: board.DISPLAY,
     and what the fake display drivers return; `drivers` puts real driver
     modules in their place, by name. displayio, i2cdisplaybus and fourwire are
     Blinka's, on `i2c` (board.I2C(), which keeps what it carries) and `spis`.
     `pwms` are the PWM outputs made."""
 
     def __init__(self, name, screen, drivers=None):
-        spec = BOARDS[name]
+        spec = boards.load(name).emulated()
         self.screen = screen
         self.i2c = I2C()
         self.spis = []
@@ -411,7 +382,8 @@ class Hardware:
         pins = {n: gpios.setdefault(g, Pin(g)) for n, g in spec["pins"].items()}
         self.knob = tuple(pins[n] for n in spec.get("knob", ()))
         self.rgb = tuple(pins[n] for n in spec.get("rgb", ()))
-        board = _module("board", board_id=spec["board_id"], I2C=lambda: self.i2c, **pins)
+        board_id = dict(boards.BOARDS)[boards.profile_name(name)][0]
+        board = _module("board", board_id=board_id, I2C=lambda: self.i2c, **pins)
         if "display" in spec:
             displayio.release_displays()     # as the core does before it makes board.DISPLAY
             board.DISPLAY = screen(*spec["display"])
@@ -490,7 +462,7 @@ class Device:
 
     def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True, lang="pt",
                  players=""):
-        self.profile = boards.load(board.replace("-", "_"))
+        self.profile = boards.load(board)
         self.name = board
         self.lang = lang
         self.players = players      # ALTAR_PLAYERS' text
@@ -514,7 +486,7 @@ class Device:
         the firmware starts over from the journal in NVM."""
         p = self.profile
         self.now = TICKS_START
-        self.hardware = Hardware(self.name.replace("-", "_"), self.screen)
+        self.hardware = Hardware(self.name, self.screen)
         self.display, self.keys, self.pixels, self.encoder = self.hardware.build(p)
         self.font.load_glyphs(glyphs(self.lang, self.players))
         self.app = App(self.display, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
@@ -595,23 +567,3 @@ def load_font():
     if not _FONT:
         _FONT.append(bitmap_font.load_font(FONT))
     return _FONT[0]
-
-
-# What a CircuitPython console adds around the lines printed: the status bar
-# (an OSC title "ESC ] 0 ; ... ESC \\" with no newline, so the next line printed
-# follows it) and cursor moves ("ESC [ 2 K").
-_CONSOLE_CODES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]")
-
-
-def dump_to_log(text):
-    """The lines between the device's export markers, the last export's in
-    a capture that holds several: a session log. The console's escape codes
-    and line ends ("\\r\\r\\n" from the board's UART) are dropped."""
-    lines = [ln for ln in (_CONSOLE_CODES.sub("", ln).strip() for ln in text.splitlines()) if ln]
-    if BEGIN in lines:
-        lines = lines[len(lines) - lines[::-1].index(BEGIN):]
-        if END not in lines:
-            raise ValueError("the dump has no end marker: it was cut short")
-        lines = lines[:lines.index(END)]
-        return "".join(ln + "\n" for ln in lines)
-    raise ValueError("no Altar log in this dump")

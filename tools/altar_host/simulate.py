@@ -21,9 +21,10 @@ import sys
 import time
 
 from altar import log
-from altar.core import Session
+from altar.core import Rejected, Session
 from altar.rng import Rng
 from altar_host import table
+from altar_host.cli import wrote
 from altar_host.randomplay import DECK
 from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
 from altar_host.search import FaSearchBot, SearchBot
@@ -364,7 +365,7 @@ def seat_bots(names, game, players):
 
 def _check(args, name):
     """The arguments' trouble, as a message, or None."""
-    from altar.core import Rejected, game_module
+    from altar.core import game_module
     if args.games < 1:
         return "altar %s: --games must be at least 1" % name
     if args.jobs < 1:
@@ -396,7 +397,7 @@ def main_balance(args):
     except (OSError, TimeoutError) as e:
         print("altar balance: cannot reach the cluster: %s" % e, file=sys.stderr)
         return 2
-    except Exception as e:     # a rule option the engine refuses, for one
+    except Rejected as e:      # a game the engine refuses; anything else is a bug: its traceback
         print("altar balance: %s" % e, file=sys.stderr)
         return 2
     if args.json or not sys.stdout.isatty():
@@ -406,7 +407,8 @@ def main_balance(args):
         print(summary.balance(result))
     if args.report:
         from altar_host import report
-        report.write_balance(args.report, result)
+        if not wrote("balance", args.report, report.write_balance, args.report, result):
+            return 2
     return 0
 
 
@@ -417,8 +419,8 @@ def main(args):
         return 2
     options = parse_options(args.option or ())
     bots = args.bots.split(",")
-    if args.logs:
-        os.makedirs(args.logs, exist_ok=True)
+    if args.logs and not wrote("simulate", args.logs, os.makedirs, args.logs, exist_ok=True):
+        return 2
     code = 0
     try:
         with Workers(args.jobs, args.cluster) as workers:
@@ -432,14 +434,11 @@ def main(args):
     except (OSError, TimeoutError) as e:
         print("altar simulate: cannot reach the cluster: %s" % e, file=sys.stderr)
         return 2
-    except Exception as e:     # a rule option the engine refuses, for one
+    except Rejected as e:      # a game the engine refuses; anything else is a bug: its traceback
         print("altar simulate: %s" % e, file=sys.stderr)
         return 2
     summary = summarise(args.game, args.players, bots, args.seed, counts, options, secs,
                         args.games)
-    if args.report:
-        from altar_host import report
-        report.write(args.report, summary)
     if args.json or not sys.stdout.isatty():
         print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
                                                   "win_rate_95", "endings", "games_per_second")},
@@ -447,4 +446,8 @@ def main(args):
     else:
         from altar_host import summary as words
         print(words.simulation(summary))
+    if args.report:     # after the summary: a report refused does not lose the games played
+        from altar_host import report
+        if not wrote("simulate", args.report, report.write, args.report, summary):
+            return 2
     return code
