@@ -26,6 +26,9 @@ SCORE = 26
 _SHOWN = 12          # removal choices listed, best first
 _CELL = 5            # Elder e's column is _CELL + 2 * e
 _INS = 19            # insanity's column
+# What the engine's State.wait holds while a redirect waits (altar.sete_selos'
+# own _WAIT_REDIRECT; 0: nothing waits, else a removal).
+_WAIT_REDIRECT = 1
 
 
 def power_if_ended(state):
@@ -60,9 +63,6 @@ class Play:
         self.ui = ui
         self.winner = 0
 
-    def _view(self):
-        return self.ui.session.state.view()
-
     def enter(self):
         """Show the screen the game's state calls for."""
         ui = self.ui
@@ -72,15 +72,14 @@ class Play:
         if st.over:
             ui.mode = OVER
             return
-        aw = self._view()["awaiting"]
-        if aw is None:
+        if not st.wait:
             ui.mode = BOARD
-        elif aw["do"] == "redirect":
+        elif st.wait == _WAIT_REDIRECT:
             ui.options(REDIRECT, [(ui.T["elder"] % (e + 1), e + 1, e + 1) for e in range(7)
                                   if not st.rev >> e & 1], back_to=-1)
         else:
-            seat = aw["seat"]
-            ch = removals(st.stacks(seat), aw["count"], st.rules.power, True, _SHOWN)
+            seat = st.wseat
+            ch = removals(st.stacks(seat), st.wcount, st.rules.power, True, _SHOWN)
             opts = []
             for i in range(len(ch)):
                 left = bytearray(st.stacks(seat))
@@ -128,8 +127,7 @@ class Play:
         elif m == REDIRECT:
             ui.act({"do": "redirect", "elder": v})
         elif m == REMOVE:
-            seat = self._view()["awaiting"]["seat"]
-            ui.act({"do": "remove", "seat": seat, "elders": self.choices[v]})
+            ui.act({"do": "remove", "seat": ui.session.state.wseat, "elders": self.choices[v]})
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""
@@ -236,14 +234,13 @@ class Play:
     def _over(self, s, st):
         r = st.rules
         T = self.ui.T
-        v = st.view()
-        w = v["winners"]
+        w = st.winners
         s.title = fit(T["wins"], (self.ui.names[w[0]],)) if w else T["no_winner"]
         s.seat = w[0] if w else -1
-        if v["reason"] == "immediate":
+        if st.reason == "immediate":
             s.lines = [T["immediate"], T["insanity"] % " ".join([str(i) for i in st.ins])]
             return
-        pw = v["power"]
+        pw = st.powers
         cells = ["%s %d" % (self.ui.short[i], pw[i]) for i in range(r.seats)]
         head = T["power"]
         lines = [head + "  ".join(cells[:2])]
