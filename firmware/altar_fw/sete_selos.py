@@ -25,7 +25,6 @@ OVER = 25
 SCORE = 26
 _SHOWN = 12          # removal choices listed, best first
 _CELL = 5            # Elder e's column is _CELL + 2 * e
-_INS = 19            # insanity's column
 # What the engine's State.wait holds while a redirect waits (altar.sete_selos'
 # own _WAIT_REDIRECT; 0: nothing waits, else a removal).
 _WAIT_REDIRECT = 1
