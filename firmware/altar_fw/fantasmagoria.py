@@ -32,28 +32,25 @@ _LEFT = 14      # columns left of the big trump
 
 
 class Play:
+    """Fantasmagória's screens (the protocol: ui.py's docstring)."""
     MAIN = BOARD
     OVER = OVER
+    SCORE = 0            # no score view of its own: the board shows the totals
 
     def __init__(self, ui):
         self.ui = ui
-        self.trump = 0
-        self.seat = 0
+        self.trump = 0        # the sacrifice's trump, while its leader is asked
+        self.seat = 0         # the possessed seat, while its number is asked
         self.piles = []       # the round's piles entered so far (engine masks)
-        self.ghosts = 0
-        self.cursed = 0
+        self.ghosts = 0       # the pile's ghosts, while its cursed cards are asked
+        self.cursed = 0       # the pile's cursed cards so far (a bit per suit)
 
-    def enter(self):
-        ui = self.ui
-        st = ui.session.state
-        ui.opts = []
-        ui.back_to = -1
-        if st.over:
-            ui.mode = OVER
-        elif st.leader < 0:
-            ui.options(TRUMP, self._numbers())
+    def playing(self, st):
+        """The board, or the round's sacrifice (its trump first)."""
+        if st.leader < 0:
+            self.ui.options(TRUMP, self._numbers())
         else:
-            ui.mode = BOARD
+            self.ui.mode = BOARD
 
     def _numbers(self):
         r = self.ui.session.rules
@@ -73,12 +70,17 @@ class Play:
         ui.options(TRICK, opts)
 
     def back(self):
+        """From the sacrifice the round waits for, the menu; else the board."""
         if self.ui.mode == TRUMP:
             self.ui.menu()
         else:
-            self.enter()       # leaves a half-made entry
+            self.ui.enter()       # leaves a half-made entry
 
     def chosen(self, v):
+        """The sacrifice's trump, then its leader; the board's entry (a
+        trick, a possession, the round's end); a trick's winner; a
+        possession's seat, then its number; each pile's ghosts, then its
+        cursed cards, toggled until done."""
         ui = self.ui
         m = ui.mode
         st = ui.session.state
@@ -165,10 +167,13 @@ class Play:
     # -- the lights' events --------------------------------------------------------
 
     def marks(self):
+        """The seats possessed this round, the round, the game over."""
         st = self.ui.session.state
         return st.possessed, st.round, st.over
 
     def event(self, before):
+        """The game's end (the spirit's choice, or a victory), a possession,
+        a new round."""
         st = self.ui.session.state
         possessed, rnd, over = self.marks()
         if over and not before[2]:
@@ -181,30 +186,37 @@ class Play:
 
     # -- drawing ---------------------------------------------------------------------
 
-    def draw(self, s):
+    def draw_main(self, s, st):
+        """The round and its leader, who is possessed, the trump (large),
+        the running scares."""
         ui = self.ui
         T = ui.T
-        st = ui.session.state
-        r = st.rules
-        m = ui.mode
+        s.title = fit(T["round_lead"], (st.round, ui.names[st.leader]), 1)
+        s.seat = st.leader
+        marks = "".join([str(i + 1) if st.possessed >> i & 1 else "."
+                         for i in range(st.rules.seats)])
+        s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"]] + \
+            _by_seat((T["totals"] % "").strip(), ui.short, st.track)
+        s.big = st.trump
+
+    def draw_over(self, s, st):
+        """The winner (by the spirit's choice?), a row a seat: its total and
+        the rounds that made it."""
+        ui = self.ui
+        T = ui.T
+        w = st.winners[0]
+        s.title = fit(T["wins_spirit"] if st.spirit else T["wins"], (ui.names[w],))
+        s.seat = w
+        s.lines = ["%s %d (%s)" % (ui.short[i], st.track[i], "".join(
+            ["%+d" % row[i] if k else str(row[i]) for k, row in enumerate(st.rounds)]))
+            for i in range(st.rules.seats)]
+
+    def draw_entry(self, s, st, m):
+        """An entry's title and seat (the leader's unless the entry names
+        another)."""
+        ui = self.ui
+        T = ui.T
         names = ui.names
-        if m == BOARD:
-            s.title = fit(T["round_lead"], (st.round, names[st.leader]), 1)
-            s.seat = st.leader
-            marks = "".join([str(i + 1) if st.possessed >> i & 1 else "." for i in range(r.seats)])
-            s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"]] + \
-                _by_seat((T["totals"] % "").strip(), ui.short, st.track)
-            s.big = st.trump
-            return
-        if m == OVER:
-            w = st.winners[0]
-            s.title = fit(T["wins_spirit"] if st.spirit else T["wins"], (names[w],))
-            s.seat = w
-            s.lines = ["%s %d (%s)" % (ui.short[i], st.track[i], "".join(
-                ["%+d" % row[i] if k else str(row[i]) for k, row in enumerate(st.rounds)]))
-                for i in range(r.seats)]
-            return
-        ui.draw_options(s)
         s.seat = st.leader
         if m == TRUMP:
             s.title = T["trump_q"]

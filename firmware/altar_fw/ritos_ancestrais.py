@@ -32,24 +32,22 @@ def _points(steps):
 
 
 class Play:
+    """Ritos Ancestrais' screens (the protocol: ui.py's docstring)."""
     MAIN = TURN
     OVER = OVER
+    SCORE = 0            # no score view of its own: the board shows the totals
 
     def __init__(self, ui):
         self.ui = ui
         self.card = 0          # the bonus's card: 1 + its BONUS_CARDS index, 0 for other
         self.seat = 0          # the bonus's seat
         self.counts = []       # hand counts entered so far
-        self.cells = seat_names(ui.session.rules, _CELL)
+        self.cells = seat_names(ui.session.rules, _CELL)   # the names in the scores
 
-    def enter(self):
+    def playing(self, st):
+        """The turn, or, after the final turn, a bonus or the hand counts."""
         ui = self.ui
-        st = ui.session.state
-        ui.opts = []
-        ui.back_to = -1
-        if st.over:
-            ui.mode = OVER
-        elif st.done:
+        if st.done:
             ui.options(END, [(ui.T["bonus"], 0, 1), (ui.T["hands"], 1, 2)])
         else:
             ui.mode = TURN
@@ -62,12 +60,16 @@ class Play:
                    sel=1 if ui.session.state.acted else 0)
 
     def back(self):
+        """From the end's choice (bonus or hands), the menu; else the turn
+        or that choice, leaving a half-made entry."""
         if self.ui.mode == END:
             self.ui.menu()
         else:
-            self.enter()
+            self.ui.enter()
 
     def chosen(self, v):
+        """Points or the turn's end; the points; after the final turn a
+        bonus (its card, its seat, its points) or each seat's hand count."""
         ui = self.ui
         m = ui.mode
         n = ui.session.rules.seats
@@ -119,10 +121,12 @@ class Play:
     # -- the lights' events --------------------------------------------------------
 
     def marks(self):
+        """The seat that reached 21 (-1: none yet), the game over."""
         st = self.ui.session.state
         return st.trigger, st.over
 
     def event(self, before):
+        """The game's end, or 21 reached (the final round starts)."""
         trigger, over = self.marks()
         if over and not before[1]:
             return "victory"
@@ -143,41 +147,47 @@ class Play:
             if s == st.rules.first:
                 return out
 
-    def draw(self, s):
+    def draw_main(self, s, st):
+        """The seat in turn, the scores two seats a line, the turn's
+        checklist and, once 21 is reached, who still plays."""
         ui = self.ui
         T = ui.T
-        st = ui.session.state
-        r = st.rules
-        m = ui.mode
+        n = st.rules.seats
+        s.title = fit(T["turn"], (ui.names[st.turn],))
+        s.seat = st.turn
+        cells = ["%s %d" % (self.cells[i], st.scores[i]) for i in range(n)]
+        lines = ["  ".join(cells[i:i + 2]) for i in range(0, n, 2)]
+        check = T["checklist"]
+        words = check.split(" ")
+        # the middle step (one action) is done once points were entered
+        start = len(words[0]) + 1
+        mask = ((1 << len(words[1])) - 1) << start if st.acted else 0
+        inv = [0] * len(lines) + [mask]
+        lines.append(check)
+        if st.trigger >= 0:     # the banner: who still plays, inverted
+            lines.append(_listed(T["final"], self._still(st), ui))
+            inv.append(-1)
+        s.lines = lines
+        s.inv = inv
+
+    def draw_over(self, s, st):
+        """The winner or the shared win, the scores and the hands."""
+        ui = self.ui
+        T = ui.T
+        w = st.winners
+        s.seat = w[0]
+        s.title = fit(T["wins"], (ui.names[w[0]],)) if len(w) == 1 else T["shared"]
+        s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
+                   T["hands_line"] % " ".join([str(x) for x in st.hands])]
+        if len(w) > 1:
+            s.lines.append(_listed("%s", w, ui))
+
+    def draw_entry(self, s, st, m):
+        """An entry's title and seat (the seat in turn's unless the entry
+        names another)."""
+        ui = self.ui
+        T = ui.T
         names = ui.names
-        if m == TURN:
-            s.title = fit(T["turn"], (names[st.turn],))
-            s.seat = st.turn
-            cells = ["%s %d" % (self.cells[i], st.scores[i]) for i in range(r.seats)]
-            lines = ["  ".join(cells[i:i + 2]) for i in range(0, r.seats, 2)]
-            check = T["checklist"]
-            words = check.split(" ")
-            # the middle step (one action) is done once points were entered
-            start = len(words[0]) + 1
-            mask = ((1 << len(words[1])) - 1) << start if st.acted else 0
-            inv = [0] * len(lines) + [mask]
-            lines.append(check)
-            if st.trigger >= 0:     # the banner: who still plays, inverted
-                lines.append(_listed(T["final"], self._still(st), ui))
-                inv.append(-1)
-            s.lines = lines
-            s.inv = inv
-            return
-        if m == OVER:
-            w = st.winners
-            s.seat = w[0]
-            s.title = fit(T["wins"], (names[w[0]],)) if len(w) == 1 else T["shared"]
-            s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
-                       T["hands_line"] % " ".join([str(x) for x in st.hands])]
-            if len(w) > 1:
-                s.lines.append(_listed("%s", w, ui))
-            return
-        ui.draw_options(s)
         s.seat = st.turn
         if m == ACTION:
             s.title = fit(T["turn"], (names[st.turn],))

@@ -55,22 +55,20 @@ def _tints(rules):
 
 
 class Play:
+    """Sete Selos' screens (the protocol: ui.py's docstring)."""
     MAIN = BOARD
     OVER = OVER
+    SCORE = SCORE        # the power now, from the menu
 
     def __init__(self, ui):
         self.ui = ui
-        self.winner = 0
+        self.winner = 0        # the ritual's winner, while its value is asked
+        # self.choices, set with a removal's options: the removals, best first
 
-    def enter(self):
-        """Show the screen the game's state calls for."""
+    def playing(self, st):
+        """The board, or the redirect or removal the state waits for (the
+        engine's suggestion first, with the power it leaves)."""
         ui = self.ui
-        st = ui.session.state
-        ui.opts = []
-        ui.back_to = -1
-        if st.over:
-            ui.mode = OVER
-            return
         if not st.wait:
             ui.mode = BOARD
         elif st.wait == _WAIT_REDIRECT:
@@ -102,20 +100,20 @@ class Play:
         st = self.ui.session.state
         return not st.over and not st.wait
 
-    def score(self):
-        """The menu's "Power now": the end by power, as if it came now."""
-        self.ui.options(SCORE, [])
-
     def back(self):
+        """From the value to the winner; from the winner or the power now to
+        the board; from a redirect or a removal the state waits for, the
+        menu (its undo is the way back)."""
         ui = self.ui
         if ui.mode == WINNER or ui.mode == SCORE:
-            self.enter()
+            self.ui.enter()
         elif ui.mode == VALUE:
             ui.options(WINNER, seat_options(ui.names), sel=self.winner)
         else:
             ui.menu()        # a redirect or a removal is due: the menu (undo) is the way back
 
     def chosen(self, v):
+        """A ritual's winner, then its value; a redirect's Elder; a removal."""
         ui = self.ui
         m = ui.mode
         if m == WINNER:
@@ -146,10 +144,12 @@ class Play:
     # -- the lights' events ----------------------------------------------------
 
     def marks(self):
+        """The Elders revealed, the insanity in play, the game over."""
         st = self.ui.session.state
         return st.rev, sum(st.ins), st.over
 
     def event(self, before):
+        """The game's end (a victory, or none), an insanity, a reveal."""
         rev, ins, over = self.marks()
         if over and not before[2]:
             return "victory" if self.ui.session.state.winners else "over"
@@ -161,24 +161,14 @@ class Play:
 
     # -- drawing -----------------------------------------------------------------
 
-    def draw(self, s):
+    def draw_entry(self, s, st, m):
+        """An entry's title and seat (the power now: its own rows)."""
         ui = self.ui
-        st = ui.session.state
         names = ui.names
-        m = ui.mode
         T = ui.T
-        if m == BOARD:
-            s.seat = st.leader
-            self._board(s, st)
-            return
-        if m == OVER:
-            self._over(s, st)
-            return
         if m == SCORE:
             self._score(s, st)
-            return
-        ui.draw_options(s)
-        if m == WINNER:
+        elif m == WINNER:
             s.title = T["winner_q"] % (st.ritual + 1)
             s.seat = ui.opts[ui.sel][1]
         elif m == VALUE:
@@ -191,7 +181,9 @@ class Play:
             s.seat = st.wseat
             s.title = fit(T["removes"], (names[st.wseat], st.wcount))
 
-    def _board(self, s, st):
+    def draw_main(self, s, st):
+        """The board: the leader's colour, a row a seat under the Elders."""
+        s.seat = st.leader
         r = st.rules
         T = self.ui.T
         # The ritual in play, as the ritual entry numbers it (1..21).
@@ -230,7 +222,8 @@ class Play:
         s.seat = s.cursor
         s.tints = _tints(st.rules)
 
-    def _over(self, s, st):
+    def draw_over(self, s, st):
+        """The winner, and the power or insanity that decided it."""
         r = st.rules
         T = self.ui.T
         w = st.winners

@@ -6,14 +6,48 @@ to draw (once for all the inputs the app handled in a loop pass): a title and
 up to 4 lines of at most COLS characters, the selected line, per line a mask
 of columns to show inverted, and optionally a big number. The game being
 played supplies its own screens (sete_selos.py, fantasmagoria.py,
-ritos_ancestrais.py); this module holds what every game shares: the
-new-game steps, the menu, undo, export, option lists and notices. Every
-string comes from one table per language (lang_pt.py, the default, and
-lang_en.py).
+ritos_ancestrais.py: "The game's screens" below); this module holds what
+every game shares: the new-game steps, the menu, undo, export, option
+lists and notices. Every string comes from one table per language
+(lang_pt.py, the default, and lang_en.py).
 
 Every change to the game goes through `sink` (a journal.Store):
 `new(header)` returns the new Session; `did(record)` and `undid()` return
 False once the game no longer fits the flash; `export()`.
+
+The game's screens. Each game's module has a class `Play`, made as
+`Play(ui)` when a game starts or is resumed (`Ui.play`; the module is
+imported only for the game played). Its screens are the Ui's modes from 20
+(the Ui's own are below): the class attributes `MAIN`, the game in play,
+where OK opens an entry and BACK the menu, `OVER`, the result, where OK
+and BACK open the menu, and `SCORE`, the game's own score view, which the
+menu offers while `can_score()` (0: the game has none; then `can_score`
+is never called); then the entries' screens, option lists (`Ui.options`)
+whose choices go to `chosen`, or a screen to read without options (the
+score view), which OK leaves too. `Ui.enter()` shows
+the screen the game's state calls for: `OVER` once the game is over, else
+the Play's `playing(state)`; `Ui.draw()` draws `MAIN` with
+`draw_main(screen, state)`, `OVER` with `draw_over(screen, state)`, and an
+entry's options itself, then `draw_entry(screen, state, mode)` for its
+title and seat. The Play's methods:
+
+- `playing(state)`: set `MAIN`, or the entry the state waits for (a
+  redirect, a removal, the round's sacrifice, the end's bonuses...).
+- `open()`: OK on `MAIN`: the options of a new entry.
+- `back()`: BACK on an entry's screen (OK too on one to read): a step
+  back, `Ui.enter()`, or the menu when the state waits for this entry.
+- `chosen(v)`: the value of the option chosen on an entry's screen; its
+  last step plays the log action with `Ui.act(action)`.
+- `said(d)`: what the log action `d` just undone was, for a person (the
+  state is already without it).
+- `marks()`, then `event(before)`: the lights. The Ui takes `marks()`, a
+  tuple, before an action; `event` compares it with the state after the
+  action and returns the effect to play (a lights.EFFECTS name) or None.
+- `can_score()`, only in a game with a `SCORE` view: True if the menu
+  offers it now (Sete Selos' "Power now").
+- `draw_main(s, state)`, `draw_over(s, state)`, `draw_entry(s, state,
+  mode)`: fill the Screen `s` (reset: no inversion, cursor, big number or
+  tints; `draw_entry` after the option list).
 """
 
 from altar.core import Rejected, decode
@@ -198,7 +232,7 @@ class Ui:
         self.names = seat_names(session.rules)
         self.short = seat_names(session.rules, SHORT)
         self.play = _play_for(self, session)
-        self.play.enter()
+        self.enter()
 
     def act(self, obj):
         """Apply a log action; True if the engine took it."""
@@ -212,10 +246,21 @@ class Ui:
             return False
         kept = self.sink.did(t)
         self.event = self.play.event(before)
-        self.play.enter()
+        self.enter()
         if not kept:
             self.full()
         return True
+
+    def enter(self):
+        """Show the game's screen its state calls for, no option list left:
+        the result once the game is over, else the Play's `playing`."""
+        st = self.session.state
+        self.opts = []
+        self.back_to = -1
+        if st.over:
+            self.mode = self.play.OVER
+        else:
+            self.play.playing(st)
 
     def full(self):
         self.info(self.T["full"], self.T["full_text"])
@@ -231,7 +276,7 @@ class Ui:
         d = s.mod.unparse(decode(last))
         s.undo()
         kept = self.sink.undid()
-        self.play.enter()
+        self.enter()
         # Said on the game's screen until the next key or a few seconds
         # (the app's clock): what was undone, then the game's own title.
         self.notice = self.T["undone"]
@@ -335,14 +380,14 @@ class Ui:
             if v:
                 self._game_menu()
             else:
-                self.play.enter()
+                self.enter()
 
     def _back(self):
         b = self.back_to
         if b == START:
             self._start(0)
         elif b < 0 and self.session is not None:
-            self.play.enter()
+            self.enter()
         elif b == PLAYERS:
             self.mode = GAME
             self._chosen(self.form[0])
@@ -373,21 +418,22 @@ class Ui:
         T = self.T
         opts = [(T["back_game"], 0, 1), (T["undo_last"], 1, 2), (T["export"], 2, 3),
                 (T["new_game"], 3, 4)]
-        if hasattr(self.play, "can_score") and self.play.can_score():
+        p = self.play
+        if p.SCORE and p.can_score():
             opts.append((T["power_now"], 4, 5))      # the game's own score view
         self.options(MENU, opts, back_to=-1)
 
     def _menu(self, v):
         if v == 0:
-            self.play.enter()
+            self.enter()
         elif v == 1:
             self.undo()
-            self.play.enter()
+            self.enter()
         elif v == 2:
             self.sink.export()
             self.info(self.T["exported"], self.T["exported_text"])
         elif v == 4:
-            self.play.score()
+            self.options(self.play.SCORE, [])
         else:
             self.options(CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
 
@@ -399,13 +445,21 @@ class Ui:
         s.cursor = -1
         s.big = None
         s.tints = None
-        if self.mode >= 20:
-            self.play.draw(s)
+        m = self.mode
+        if m >= 20:
+            p = self.play
+            st = self.session.state
+            if m == p.MAIN:
+                p.draw_main(s, st)
+            elif m == p.OVER:
+                p.draw_over(s, st)
+            else:
+                self.draw_options(s)
+                p.draw_entry(s, st, m)
         elif self.mode == INFO:
             s.lines = self._info
         else:
             T = self.T
-            m = self.mode
             if m == FIRST:
                 s.title = T[GAMES[self.form[0]][3]]
             else:
