@@ -11,30 +11,31 @@ scares, each after its seat's name. The result: a row a seat, its total
 and the rounds that made it ("P1 3 (1+2+0)").
 """
 
+from altar.core import const
 from altar_fw.ui import COLS, fit, seat_options
 
-BOARD = 20
-TRUMP = 21
-LEADER = 22
-TRICK = 23
-WINNER = 24
-POSS_SEAT = 25
-POSS_NUM = 26
-GHOSTS = 27
-CURSED = 28
-OVER = 29
-_DONE = 9
+BOARD = const(20)
+_TRUMP = const(21)
+_LEADER = const(22)
+_TRICK = const(23)
+_WINNER = const(24)
+_POSS_SEAT = const(25)
+_POSS_NUM = const(26)
+_GHOSTS = const(27)
+_CURSED = const(28)
+_OVER = const(29)
+_DONE = const(9)
 # The cursed cards a pile may hold, as the engine's bit per suit, and their
 # string keys; the candelabro (vela) is out of a 3-player game.
 _CURSES = ((0, "gato", "gato-da-sorte"), (1, "candelabro", "candelabro"),
            (3, "belleanna", "belleanna"), (2, "filipi", "filipi-bode"))
-_LEFT = 14      # columns left of the big trump
+_LEFT = const(14)      # columns left of the big trump
 
 
 class Play:
     """Fantasmagória's screens (the protocol: ui.py's docstring)."""
     MAIN = BOARD
-    OVER = OVER
+    OVER = _OVER
     SCORE = 0            # no score view of its own: the board shows the totals
 
     def __init__(self, ui):
@@ -48,7 +49,7 @@ class Play:
     def playing(self, st):
         """The board, or the round's sacrifice (its trump first)."""
         if st.leader < 0:
-            self.ui.options(TRUMP, self._numbers())
+            self.ui.options(_TRUMP, self._numbers())
         else:
             self.ui.mode = BOARD
 
@@ -67,11 +68,11 @@ class Play:
         if st.possessed != (1 << st.rules.seats) - 1:
             opts.append((T["possession"], 1, 2))
         opts.append((T["end_round"], 2, 3))
-        ui.options(TRICK, opts)
+        ui.options(_TRICK, opts)
 
     def back(self):
         """From the sacrifice the round waits for, the menu; else the board."""
-        if self.ui.mode == TRUMP:
+        if self.ui.mode == _TRUMP:
             self.ui.menu()
         else:
             self.ui.enter()       # leaves a half-made entry
@@ -84,33 +85,33 @@ class Play:
         ui = self.ui
         m = ui.mode
         st = ui.session.state
-        if m == TRUMP:
+        if m == _TRUMP:
             self.trump = v
-            ui.options(LEADER, seat_options(ui.names))
-        elif m == LEADER:
+            ui.options(_LEADER, seat_options(ui.names))
+        elif m == _LEADER:
             ui.act({"do": "sacrifice", "trump": self.trump, "leader": v})
-        elif m == TRICK:
+        elif m == _TRICK:
             if v == 0:
-                ui.options(WINNER, seat_options(ui.names), sel=st.leader)
+                ui.options(_WINNER, seat_options(ui.names), sel=st.leader)
             elif v == 1:
-                ui.options(POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
+                ui.options(_POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
             elif st.open:
                 ui.info(ui.T["end_round"], ui.T["end_round_wait_text"])
             else:
                 self.piles = []
                 self._ask_ghosts()
-        elif m == WINNER:
+        elif m == _WINNER:
             ui.act({"do": "trick", "winner": v})
-        elif m == POSS_SEAT:
+        elif m == _POSS_SEAT:
             self.seat = v
-            ui.options(POSS_NUM, self._numbers())
-        elif m == POSS_NUM:
+            ui.options(_POSS_NUM, self._numbers())
+        elif m == _POSS_NUM:
             ui.act({"do": "possess", "seat": self.seat, "number": v})
-        elif m == GHOSTS:
+        elif m == _GHOSTS:
             self.ghosts = v
             self.cursed = 0
             self._ask_cursed(0)
-        elif m == CURSED:
+        elif m == _CURSED:
             if v != _DONE:
                 self.cursed ^= 1 << v
                 self._ask_cursed(ui.sel)
@@ -131,7 +132,7 @@ class Play:
         left = self.ui.session.rules.ghosts
         for g, _ in self.piles:
             left -= g
-        self.ui.options(GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)])
+        self.ui.options(_GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)])
 
     def _ask_cursed(self, sel):
         """The cursed cards no earlier pile of this round holds, to toggle."""
@@ -146,7 +147,7 @@ class Play:
             mark = "[x] " if self.cursed >> bit & 1 else "[ ] "
             opts.append((mark + ui.T[key], bit, len(opts) + 1))
         opts.append((ui.T["done"], _DONE, 0))
-        ui.options(CURSED, opts, sel=sel)
+        ui.options(_CURSED, opts, sel=sel)
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""
@@ -218,27 +219,27 @@ class Play:
         T = ui.T
         names = ui.names
         s.seat = st.leader
-        if m == TRUMP:
+        if m == _TRUMP:
             s.title = T["trump_q"]
             s.seat = -1
-        elif m == LEADER:
+        elif m == _LEADER:
             s.title = T["leader_q"]
             s.seat = ui.opts[ui.sel][1]
-        elif m == TRICK:
+        elif m == _TRICK:
             s.title = fit(T["round_lead"], (st.round, names[st.leader]), 1)
-        elif m == WINNER:
+        elif m == _WINNER:
             s.title = T["trick_q"]
             s.seat = ui.opts[ui.sel][1]
-        elif m == POSS_SEAT:
+        elif m == _POSS_SEAT:
             s.title = T["poss_q"]
             s.seat = ui.opts[ui.sel][1]
-        elif m == POSS_NUM:
+        elif m == _POSS_NUM:
             s.title = fit(T["poss_num"], (names[self.seat],))
             s.seat = self.seat
         else:
             seat = len(self.piles)
             s.seat = seat
-            s.title = fit(T["ghosts_q"] if m == GHOSTS else T["cursed_q"], (names[seat],))
+            s.title = fit(T["ghosts_q"] if m == _GHOSTS else T["cursed_q"], (names[seat],))
 
 
 def _by_seat(label, names, values):

@@ -8,21 +8,22 @@ seats a line; then the checklist (its done step inverted) and, once 21 is
 reached, who still plays.
 """
 
+from altar.core import const
 from altar.ritos_ancestrais import BONUS_CARDS
 from altar_fw.ui import COLS, fit, seat_names, seat_options
 
-TURN = 20
-ACTION = 21
-POINTS = 22
-END = 23
-BONUS_SEAT = 24
-BONUS_POINTS = 25
-HANDS = 26
-OVER = 27
-BONUS_CARD = 28
+TURN = const(20)
+_ACTION = const(21)
+_POINTS = const(22)
+_END = const(23)
+_BONUS_SEAT = const(24)
+_BONUS_POINTS = const(25)
+_HANDS = const(26)
+_OVER = const(27)
+_BONUS_CARD = const(28)
 # The manual's end-game bonus cards (the log's BONUS_CARDS), then "other".
 _CARDS = ("idolo", "azathoth", "innsmouth", "other_bonus")
-_CELL = 5        # a name's columns in the scores, two seats a row ("Duda -10  Caio 9")
+_CELL = const(5)        # a name's columns in the scores, two seats a row ("Duda -10  Caio 9")
 # Points as entered, the common ones first; corrections last.
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, -1, -2, -5)
 
@@ -34,7 +35,7 @@ def _points(steps):
 class Play:
     """Ritos Ancestrais' screens (the protocol: ui.py's docstring)."""
     MAIN = TURN
-    OVER = OVER
+    OVER = _OVER
     SCORE = 0            # no score view of its own: the board shows the totals
 
     def __init__(self, ui):
@@ -48,7 +49,7 @@ class Play:
         """The turn, or, after the final turn, a bonus or the hand counts."""
         ui = self.ui
         if st.done:
-            ui.options(END, [(ui.T["bonus"], 0, 1), (ui.T["hands"], 1, 2)])
+            ui.options(_END, [(ui.T["bonus"], 0, 1), (ui.T["hands"], 1, 2)])
         else:
             ui.mode = TURN
 
@@ -56,13 +57,13 @@ class Play:
         """OK in a turn: points or the end of the turn (preselected once
         points were entered)."""
         ui = self.ui
-        ui.options(ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
+        ui.options(_ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
                    sel=1 if ui.session.state.acted else 0)
 
     def back(self):
         """From the end's choice (bonus or hands), the menu; else the turn
         or that choice, leaving a half-made entry."""
-        if self.ui.mode == END:
+        if self.ui.mode == _END:
             self.ui.menu()
         else:
             self.ui.enter()
@@ -73,34 +74,34 @@ class Play:
         ui = self.ui
         m = ui.mode
         n = ui.session.rules.seats
-        if m == ACTION:
+        if m == _ACTION:
             if v == 0:
-                ui.options(POINTS, _points(STEPS))
+                ui.options(_POINTS, _points(STEPS))
             else:
                 ui.act({"do": "end-turn"})
-        elif m == POINTS:
+        elif m == _POINTS:
             ui.act({"do": "score", "points": v})
-        elif m == END:
+        elif m == _END:
             if v == 0:
-                ui.options(BONUS_CARD, [(ui.T[_CARDS[i]], (i + 1) % 4, i + 1) for i in range(4)])
+                ui.options(_BONUS_CARD, [(ui.T[_CARDS[i]], (i + 1) % 4, i + 1) for i in range(4)])
             else:
                 self.counts = []
-                ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
-        elif m == BONUS_CARD:
+                ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+        elif m == _BONUS_CARD:
             self.card = v
-            ui.options(BONUS_SEAT, seat_options(ui.names))
-        elif m == BONUS_SEAT:
+            ui.options(_BONUS_SEAT, seat_options(ui.names))
+        elif m == _BONUS_SEAT:
             self.seat = v
-            ui.options(BONUS_POINTS, _points(STEPS[:13]))
-        elif m == BONUS_POINTS:
+            ui.options(_BONUS_POINTS, _points(STEPS[:13]))
+        elif m == _BONUS_POINTS:
             d = {"do": "bonus", "seat": self.seat, "points": v}
             if self.card:
                 d["card"] = BONUS_CARDS[self.card - 1]
             ui.act(d)
-        elif m == HANDS:
+        elif m == _HANDS:
             self.counts.append(v)
             if len(self.counts) < n:
-                ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+                ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=5)
             else:
                 ui.act({"do": "hands", "counts": self.counts})
 
@@ -189,17 +190,17 @@ class Play:
         T = ui.T
         names = ui.names
         s.seat = st.turn
-        if m == ACTION:
+        if m == _ACTION:
             s.title = fit(T["turn"], (names[st.turn],))
-        elif m == POINTS:
+        elif m == _POINTS:
             s.title = fit(T["points_q"], (names[st.turn],))
-        elif m == END:
+        elif m == _END:
             s.title = T["scores"] % " ".join([str(x) for x in st.scores])
-        elif m == BONUS_CARD:
+        elif m == _BONUS_CARD:
             s.title = T["bonus_q"]
-        elif m == BONUS_SEAT:
+        elif m == _BONUS_SEAT:
             s.title = T["bonus_who"]
-        elif m == BONUS_POINTS:
+        elif m == _BONUS_POINTS:
             s.title = fit(T["bonus_pts"], (names[self.seat],))
             s.seat = self.seat
         else:

@@ -13,21 +13,22 @@ player (the Banished's pile goes to their right). On a colour screen each
 seat's row is in its colour, the pixels' colour for that seat.
 """
 
+from altar.core import const
 from altar.sete_selos import best_removal, power_of, power_result, removals, suggest
 from altar_fw.ui import fit, seat_options
 
-BOARD = 20
-WINNER = 21
-VALUE = 22
-REDIRECT = 23
-REMOVE = 24
-OVER = 25
-SCORE = 26
-_SHOWN = 12          # removal choices listed, best first
-_CELL = 5            # Elder e's column is _CELL + 2 * e
+BOARD = const(20)
+WINNER = const(21)
+VALUE = const(22)
+REDIRECT = const(23)
+REMOVE = const(24)
+_OVER = const(25)
+_SCORE = const(26)
+_SHOWN = const(12)          # removal choices listed, best first
+_CELL = const(5)            # Elder e's column is _CELL + 2 * e
 # What the engine's State.wait holds while a redirect waits (altar.sete_selos'
 # own _WAIT_REDIRECT; 0: nothing waits, else a removal).
-_WAIT_REDIRECT = 1
+_WAIT_REDIRECT = const(1)
 
 
 def power_if_ended(state):
@@ -57,8 +58,8 @@ def _tints(rules):
 class Play:
     """Sete Selos' screens (the protocol: ui.py's docstring)."""
     MAIN = BOARD
-    OVER = OVER
-    SCORE = SCORE        # the power now, from the menu
+    OVER = _OVER
+    SCORE = _SCORE        # the power now, from the menu
 
     def __init__(self, ui):
         self.ui = ui
@@ -105,7 +106,7 @@ class Play:
         the board; from a redirect or a removal the state waits for, the
         menu (its undo is the way back)."""
         ui = self.ui
-        if ui.mode == WINNER or ui.mode == SCORE:
+        if ui.mode == WINNER or ui.mode == _SCORE:
             self.ui.enter()
         elif ui.mode == VALUE:
             ui.options(WINNER, seat_options(ui.names), sel=self.winner)
@@ -166,7 +167,7 @@ class Play:
         ui = self.ui
         names = ui.names
         T = ui.T
-        if m == SCORE:
+        if m == _SCORE:
             self._score(s, st)
         elif m == WINNER:
             s.title = T["winner_q"] % (st.ritual + 1)

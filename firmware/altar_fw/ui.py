@@ -50,20 +50,20 @@ title and seat. The Play's methods:
   tints; `draw_entry` after the option list).
 """
 
-from altar.core import Rejected, decode
+from altar.core import Rejected, const, decode
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
 
-COLS = 20
-ROWS = 4
+COLS = const(20)
+ROWS = const(4)
 
 # Screens; the game's own are numbered from 20.
-GAME = 1
-PLAYERS = 2
-FIRST = 3
-MENU = 4
-CONFIRM = 5
-INFO = 6
-START = 7       # an INFO screen whose OK starts the game (Fantasmagória's reminder)
+GAME = const(1)
+_PLAYERS = const(2)
+FIRST = const(3)
+MENU = const(4)
+_CONFIRM = const(5)
+INFO = const(6)
+_START = const(7)       # an INFO screen whose OK starts the game (Fantasmagória's reminder)
 
 # name, title, player counts, the first seat's question (None: no first seat)
 GAMES = (("sete-selos", "Sete Selos", (2, 3, 4), "who_first"),
@@ -123,11 +123,11 @@ class Screen:
         self.big = None      # a number drawn large at the right (the planchette)
 
 
-NAME_LEN = 10     # a name's characters (altar_fw.settings)
-SHORT = 3         # a name's columns in the boards' tables
+_NAME_LEN = const(10)     # a name's characters (altar_fw.settings)
+_SHORT = const(3)         # a name's columns in the boards' tables
 
 
-def seat_names(rules, width=NAME_LEN):
+def seat_names(rules, width=_NAME_LEN):
     """Each seat's name for the screens, cut to `width` ("Ban" the Banished);
     P1, P2... for every seat if two cut names would look alike."""
     ban = getattr(rules, "banished", -1)
@@ -150,7 +150,7 @@ def fit(template, args, at=0):
     a = list(args)
     a[at] = ""
     room = COLS - len(template % tuple(a))
-    a[at] = args[at][:max(room, SHORT)]
+    a[at] = args[at][:max(room, _SHORT)]
     return template % tuple(a)
 
 
@@ -189,7 +189,7 @@ class Ui:
         self.session = None
         self.play = None          # the game's screens (sete.Play)
         self.names = []           # the game's seats as the screens name them
-        self.short = []           # the same, in the boards' tables' SHORT columns
+        self.short = []           # the same, in the boards' tables' _SHORT columns
         self.mode = GAME
         self.opts = []            # (label, value, shortcut number or 0) of an option screen
         self.sel = 0
@@ -230,7 +230,7 @@ class Ui:
         """Take over a game (read back from the journal)."""
         self.session = session
         self.names = seat_names(session.rules)
-        self.short = seat_names(session.rules, SHORT)
+        self.short = seat_names(session.rules, _SHORT)
         self.play = _play_for(self, session)
         self.enter()
 
@@ -363,20 +363,20 @@ class Ui:
         elif m == GAME:
             self.form[0] = v
             counts = GAMES[v][2]
-            self.options(PLAYERS, [(self.T["n_players"] % n, n, n) for n in counts], back_to=GAME)
-        elif m == PLAYERS:
+            self.options(_PLAYERS, [(self.T["n_players"] % n, n, n) for n in counts], back_to=GAME)
+        elif m == _PLAYERS:
             self.form[1] = v
             if GAMES[self.form[0]][3]:
-                self.options(FIRST, seat_options(self._players(v)), back_to=PLAYERS)
+                self.options(FIRST, seat_options(self._players(v)), back_to=_PLAYERS)
             elif GAMES[self.form[0]][0] == "fantasmagoria" and v == 3:
-                self.info(GAMES[self.form[0]][1], self.T["three_out_text"], START)
+                self.info(GAMES[self.form[0]][1], self.T["three_out_text"], _START)
             else:
                 self._start(0)
         elif m == FIRST:
             self._start(v)
         elif m == MENU:
             self._menu(v)
-        elif m == CONFIRM:
+        elif m == _CONFIRM:
             if v:
                 self._game_menu()
             else:
@@ -384,11 +384,11 @@ class Ui:
 
     def _back(self):
         b = self.back_to
-        if b == START:
+        if b == _START:
             self._start(0)
         elif b < 0 and self.session is not None:
             self.enter()
-        elif b == PLAYERS:
+        elif b == _PLAYERS:
             self.mode = GAME
             self._chosen(self.form[0])
         else:
@@ -435,7 +435,7 @@ class Ui:
         elif v == 4:
             self.options(self.play.SCORE, [])
         else:
-            self.options(CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
+            self.options(_CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
 
     # -- drawing -------------------------------------------------------------
 
@@ -463,8 +463,8 @@ class Ui:
             if m == FIRST:
                 s.title = T[GAMES[self.form[0]][3]]
             else:
-                s.title = T[{GAME: "new_game", PLAYERS: "how_many", MENU: "menu",
-                             CONFIRM: "erase_q"}[m]]
+                s.title = T[{GAME: "new_game", _PLAYERS: "how_many", MENU: "menu",
+                             _CONFIRM: "erase_q"}[m]]
             self.draw_options(s)
         if self.notice:
             s.title = self.notice
