@@ -94,10 +94,14 @@ def test_whole_game_by_key_presses(board, players):
             else:
                 ritual(dev, rng.randrange(st.rules.seats), rng.randrange(1, 8), rng.random() < 0.5)
         elif ui.mode == screens.REDIRECT:
+            # the screen follows the engine's wait codes, which the device reads itself
+            assert ui.session.view()["awaiting"] == {"do": "redirect", "seat": st.wseat}
             assert dev.text()[0] == U.fit(ui.T["move_to"], (ui.names[st.wseat],))
             redirect(dev, rng.choice([o[1] for o in ui.opts]), rng.random() < 0.5)
         else:
             assert ui.mode == screens.REMOVE, dev.text()
+            assert ui.session.view()["awaiting"] == {"do": "remove", "seat": st.wseat,
+                                                     "count": st.wcount}
             assert dev.text()[0] == U.fit(ui.T["removes"], (ui.names[st.wseat], st.wcount))
             assert dev.text()[1].endswith(" *")      # the engine's suggestion, first
             remove(dev, 0 if rng.random() < 0.7 else rng.randrange(len(ui.opts)))

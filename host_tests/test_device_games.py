@@ -60,7 +60,13 @@ def check_ritos(dev):
     shown = " ".join(rows[1:3])
     for seat in range(st.rules.seats):
         assert "%s %d" % (ui.play.cells[seat], st.scores[seat]) in shown
-    assert T["checklist"] in rows
+    # The turn's checklist: "one action" (the second step) inverted once
+    # points were entered this turn, nothing else.
+    check = T["checklist"]
+    line = rows.index(check) - 1
+    inv = ui.screen.inv[line]
+    assert "".join([check[c] for c in range(len(check)) if inv >> c & 1]) == \
+        (check.split(" ")[1] if st.acted else "")
     if st.trigger >= 0:
         assert any(r.startswith(T["final"].split(" ")[0]) for r in rows)
 

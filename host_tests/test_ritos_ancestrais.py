@@ -103,21 +103,23 @@ def test_tie_goes_to_more_cards_in_hand_then_shared():
     assert s.view()["winners"] == [0, 1]
 
 
-def test_checklist_follows_the_turn():
+def test_acted_follows_the_turn():
+    """What the device's checklist ticks ("one action": test_device_games)."""
     s = game(2)
-    assert s.state.checklist() == (("draw 2", False), ("one action", False), ("discard to 7", False))
+    assert not s.state.acted
     s.do(score(3))
-    assert s.state.checklist()[1] == ("one action", True)
+    assert s.state.acted
     s.do(END)
-    assert s.state.checklist()[1] == ("one action", False)
+    assert not s.state.acted
 
 
 def test_invocations_are_data_without_invented_points():
     s = game(2)
-    assert s.rules.invocations == [{"name": "Deep One", "points": None, "symbols":
-                                    {"necronomicon": 1, "elder-sign": 2, "miskatonic": 1}}]
+    assert s.rules.options["invocations"] == [{"name": "Deep One", "points": None, "symbols":
+                                               {"necronomicon": 1, "elder-sign": 2,
+                                                "miskatonic": 1}}]
     mine = [{"name": "Shoggoth", "symbols": {"cthulhu": 2}, "points": 5}]
-    assert game(2, options={"invocations": mine}).rules.invocations == mine
+    assert game(2, options={"invocations": mine}).rules.options["invocations"] == mine
     for bad, frag in (([{"name": "X", "symbols": {"stars": 1}, "points": 1}], "unknown symbol"),
                       ([{"name": "X", "symbols": {}, "points": -1}], "points must be"),
                       ([{"name": "X"}], "each invocation"),

@@ -15,6 +15,8 @@ pixels' seat colours, so that the text stays legible on the dark ground.
 
 import displayio
 
+from altar.core import const
+
 from altar_fw.ui import GAMES, strings
 
 try:
@@ -22,8 +24,8 @@ try:
 except ImportError:
     bitmaptools = None
 
-_BIG = 3      # the big number's scale
-_DIGITS = 2   # its width in characters
+_BIG = const(3)      # the big number's scale
+_DIGITS = const(2)   # its width in characters
 # What the screens draw besides the language's strings: numbers, seats ("P1",
 # "Ban", "B"), Elders ("E7"), rounds ("R2"), marks (">" the leader, "*" the
 # best removal, "." empty, "[x]" chosen, "+3"/"-1" points) and "?", drawn for

@@ -11,49 +11,47 @@ scares, each after its seat's name. The result: a row a seat, its total
 and the rounds that made it ("P1 3 (1+2+0)").
 """
 
+from altar.core import const
 from altar_fw.ui import COLS, fit, seat_options
 
-BOARD = 20
-TRUMP = 21
-LEADER = 22
-TRICK = 23
-WINNER = 24
-POSS_SEAT = 25
-POSS_NUM = 26
-GHOSTS = 27
-CURSED = 28
-OVER = 29
-_DONE = 9
+BOARD = const(20)
+_TRUMP = const(21)
+_LEADER = const(22)
+_TRICK = const(23)
+_WINNER = const(24)
+_POSS_SEAT = const(25)
+_POSS_NUM = const(26)
+_GHOSTS = const(27)
+_CURSED = const(28)
+_OVER = const(29)
+_DONE = const(9)
 # The cursed cards a pile may hold, as the engine's bit per suit, and their
 # string keys; the candelabro (vela) is out of a 3-player game.
 _CURSES = ((0, "gato", "gato-da-sorte"), (1, "candelabro", "candelabro"),
            (3, "belleanna", "belleanna"), (2, "filipi", "filipi-bode"))
-_LEFT = 14      # columns left of the big trump
+_LEFT = const(14)      # columns left of the big trump
 
 
 class Play:
+    """Fantasmagória's screens (the protocol: ui.py's docstring)."""
     MAIN = BOARD
-    OVER = OVER
+    OVER = _OVER
+    SCORE = 0            # no score view of its own: the board shows the totals
 
     def __init__(self, ui):
         self.ui = ui
-        self.trump = 0
-        self.seat = 0
+        self.trump = 0        # the sacrifice's trump, while its leader is asked
+        self.seat = 0         # the possessed seat, while its number is asked
         self.piles = []       # the round's piles entered so far (engine masks)
-        self.ghosts = 0
-        self.cursed = 0
+        self.ghosts = 0       # the pile's ghosts, while its cursed cards are asked
+        self.cursed = 0       # the pile's cursed cards so far (a bit per suit)
 
-    def enter(self):
-        ui = self.ui
-        st = ui.session.state
-        ui.opts = []
-        ui.back_to = -1
-        if st.over:
-            ui.mode = OVER
-        elif st.leader < 0:
-            ui.options(TRUMP, self._numbers())
+    def playing(self, st):
+        """The board, or the round's sacrifice (its trump first)."""
+        if st.leader < 0:
+            self.ui.options(_TRUMP, self._numbers())
         else:
-            ui.mode = BOARD
+            self.ui.mode = BOARD
 
     def _numbers(self):
         r = self.ui.session.rules
@@ -70,45 +68,50 @@ class Play:
         if st.possessed != (1 << st.rules.seats) - 1:
             opts.append((T["possession"], 1, 2))
         opts.append((T["end_round"], 2, 3))
-        ui.options(TRICK, opts)
+        ui.options(_TRICK, opts)
 
     def back(self):
-        if self.ui.mode == TRUMP:
+        """From the sacrifice the round waits for, the menu; else the board."""
+        if self.ui.mode == _TRUMP:
             self.ui.menu()
         else:
-            self.enter()       # leaves a half-made entry
+            self.ui.enter()       # leaves a half-made entry
 
     def chosen(self, v):
+        """The sacrifice's trump, then its leader; the board's entry (a
+        trick, a possession, the round's end); a trick's winner; a
+        possession's seat, then its number; each pile's ghosts, then its
+        cursed cards, toggled until done."""
         ui = self.ui
         m = ui.mode
         st = ui.session.state
-        if m == TRUMP:
+        if m == _TRUMP:
             self.trump = v
-            ui.options(LEADER, seat_options(ui.names))
-        elif m == LEADER:
+            ui.options(_LEADER, seat_options(ui.names))
+        elif m == _LEADER:
             ui.act({"do": "sacrifice", "trump": self.trump, "leader": v})
-        elif m == TRICK:
+        elif m == _TRICK:
             if v == 0:
-                ui.options(WINNER, seat_options(ui.names), sel=st.leader)
+                ui.options(_WINNER, seat_options(ui.names), sel=st.leader)
             elif v == 1:
-                ui.options(POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
+                ui.options(_POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
             elif st.open:
                 ui.info(ui.T["end_round"], ui.T["end_round_wait_text"])
             else:
                 self.piles = []
                 self._ask_ghosts()
-        elif m == WINNER:
+        elif m == _WINNER:
             ui.act({"do": "trick", "winner": v})
-        elif m == POSS_SEAT:
+        elif m == _POSS_SEAT:
             self.seat = v
-            ui.options(POSS_NUM, self._numbers())
-        elif m == POSS_NUM:
+            ui.options(_POSS_NUM, self._numbers())
+        elif m == _POSS_NUM:
             ui.act({"do": "possess", "seat": self.seat, "number": v})
-        elif m == GHOSTS:
+        elif m == _GHOSTS:
             self.ghosts = v
             self.cursed = 0
             self._ask_cursed(0)
-        elif m == CURSED:
+        elif m == _CURSED:
             if v != _DONE:
                 self.cursed ^= 1 << v
                 self._ask_cursed(ui.sel)
@@ -129,7 +132,7 @@ class Play:
         left = self.ui.session.rules.ghosts
         for g, _ in self.piles:
             left -= g
-        self.ui.options(GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)])
+        self.ui.options(_GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)])
 
     def _ask_cursed(self, sel):
         """The cursed cards no earlier pile of this round holds, to toggle."""
@@ -144,7 +147,7 @@ class Play:
             mark = "[x] " if self.cursed >> bit & 1 else "[ ] "
             opts.append((mark + ui.T[key], bit, len(opts) + 1))
         opts.append((ui.T["done"], _DONE, 0))
-        ui.options(CURSED, opts, sel=sel)
+        ui.options(_CURSED, opts, sel=sel)
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""
@@ -165,10 +168,13 @@ class Play:
     # -- the lights' events --------------------------------------------------------
 
     def marks(self):
+        """The seats possessed this round, the round, the game over."""
         st = self.ui.session.state
         return st.possessed, st.round, st.over
 
     def event(self, before):
+        """The game's end (the spirit's choice, or a victory), a possession,
+        a new round."""
         st = self.ui.session.state
         possessed, rnd, over = self.marks()
         if over and not before[2]:
@@ -181,52 +187,59 @@ class Play:
 
     # -- drawing ---------------------------------------------------------------------
 
-    def draw(self, s):
+    def draw_main(self, s, st):
+        """The round and its leader, who is possessed, the trump (large),
+        the running scares."""
         ui = self.ui
         T = ui.T
-        st = ui.session.state
-        r = st.rules
-        m = ui.mode
-        names = ui.names
-        if m == BOARD:
-            s.title = fit(T["round_lead"], (st.round, names[st.leader]), 1)
-            s.seat = st.leader
-            marks = "".join([str(i + 1) if st.possessed >> i & 1 else "." for i in range(r.seats)])
-            s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"]] + \
-                _by_seat((T["totals"] % "").strip(), ui.short, st.track)
-            s.big = st.trump
-            return
-        if m == OVER:
-            w = st.winners[0]
-            s.title = fit(T["wins_spirit"] if st.spirit else T["wins"], (names[w],))
-            s.seat = w
-            s.lines = ["%s %d (%s)" % (ui.short[i], st.track[i], "".join(
-                ["%+d" % row[i] if k else str(row[i]) for k, row in enumerate(st.rounds)]))
-                for i in range(r.seats)]
-            return
-        ui.draw_options(s)
+        s.title = fit(T["round_lead"], (st.round, ui.names[st.leader]), 1)
         s.seat = st.leader
-        if m == TRUMP:
+        marks = "".join([str(i + 1) if st.possessed >> i & 1 else "."
+                         for i in range(st.rules.seats)])
+        s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"]] + \
+            _by_seat((T["totals"] % "").strip(), ui.short, st.track)
+        s.big = st.trump
+
+    def draw_over(self, s, st):
+        """The winner (by the spirit's choice?), a row a seat: its total and
+        the rounds that made it."""
+        ui = self.ui
+        T = ui.T
+        w = st.winners[0]
+        s.title = fit(T["wins_spirit"] if st.spirit else T["wins"], (ui.names[w],))
+        s.seat = w
+        s.lines = ["%s %d (%s)" % (ui.short[i], st.track[i], "".join(
+            ["%+d" % row[i] if k else str(row[i]) for k, row in enumerate(st.rounds)]))
+            for i in range(st.rules.seats)]
+
+    def draw_entry(self, s, st, m):
+        """An entry's title and seat (the leader's unless the entry names
+        another)."""
+        ui = self.ui
+        T = ui.T
+        names = ui.names
+        s.seat = st.leader
+        if m == _TRUMP:
             s.title = T["trump_q"]
             s.seat = -1
-        elif m == LEADER:
+        elif m == _LEADER:
             s.title = T["leader_q"]
             s.seat = ui.opts[ui.sel][1]
-        elif m == TRICK:
+        elif m == _TRICK:
             s.title = fit(T["round_lead"], (st.round, names[st.leader]), 1)
-        elif m == WINNER:
+        elif m == _WINNER:
             s.title = T["trick_q"]
             s.seat = ui.opts[ui.sel][1]
-        elif m == POSS_SEAT:
+        elif m == _POSS_SEAT:
             s.title = T["poss_q"]
             s.seat = ui.opts[ui.sel][1]
-        elif m == POSS_NUM:
+        elif m == _POSS_NUM:
             s.title = fit(T["poss_num"], (names[self.seat],))
             s.seat = self.seat
         else:
             seat = len(self.piles)
             s.seat = seat
-            s.title = fit(T["ghosts_q"] if m == GHOSTS else T["cursed_q"], (names[seat],))
+            s.title = fit(T["ghosts_q"] if m == _GHOSTS else T["cursed_q"], (names[seat],))
 
 
 def _by_seat(label, names, values):

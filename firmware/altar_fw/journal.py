@@ -29,7 +29,7 @@ except ImportError:
     def const(x):
         return x
 
-MAX_PAYLOAD = const(250)
+_MAX_PAYLOAD = const(250)
 FORMAT = const(1)      # this firmware's journal format
 _OPEN = const(0x7B)    # "{": a header frame of format 0, before the format byte
 UNDO = b"\x00"   # verb 0 is no game's
@@ -47,7 +47,7 @@ def crc8(data, n):
 
 def frame(payload):
     n = len(payload)
-    if not 0 < n <= MAX_PAYLOAD:
+    if not 0 < n <= _MAX_PAYLOAD:
         raise ValueError("journal frame of %d bytes" % n)
     return bytes((n,)) + payload + bytes((crc8(payload, n),))
 

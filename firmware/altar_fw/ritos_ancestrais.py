@@ -8,21 +8,22 @@ seats a line; then the checklist (its done step inverted) and, once 21 is
 reached, who still plays.
 """
 
+from altar.core import const
 from altar.ritos_ancestrais import BONUS_CARDS
 from altar_fw.ui import COLS, fit, seat_names, seat_options
 
-TURN = 20
-ACTION = 21
-POINTS = 22
-END = 23
-BONUS_SEAT = 24
-BONUS_POINTS = 25
-HANDS = 26
-OVER = 27
-BONUS_CARD = 28
+TURN = const(20)
+_ACTION = const(21)
+_POINTS = const(22)
+_END = const(23)
+_BONUS_SEAT = const(24)
+_BONUS_POINTS = const(25)
+_HANDS = const(26)
+_OVER = const(27)
+_BONUS_CARD = const(28)
 # The manual's end-game bonus cards (the log's BONUS_CARDS), then "other".
 _CARDS = ("idolo", "azathoth", "innsmouth", "other_bonus")
-_CELL = 5        # a name's columns in the scores, two seats a row ("Duda -10  Caio 9")
+_CELL = const(5)        # a name's columns in the scores, two seats a row ("Duda -10  Caio 9")
 # Points as entered, the common ones first; corrections last.
 STEPS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, -1, -2, -5)
 
@@ -32,25 +33,23 @@ def _points(steps):
 
 
 class Play:
+    """Ritos Ancestrais' screens (the protocol: ui.py's docstring)."""
     MAIN = TURN
-    OVER = OVER
+    OVER = _OVER
+    SCORE = 0            # no score view of its own: the board shows the totals
 
     def __init__(self, ui):
         self.ui = ui
         self.card = 0          # the bonus's card: 1 + its BONUS_CARDS index, 0 for other
         self.seat = 0          # the bonus's seat
         self.counts = []       # hand counts entered so far
-        self.cells = seat_names(ui.session.rules, _CELL)
+        self.cells = seat_names(ui.session.rules, _CELL)   # the names in the scores
 
-    def enter(self):
+    def playing(self, st):
+        """The turn, or, after the final turn, a bonus or the hand counts."""
         ui = self.ui
-        st = ui.session.state
-        ui.opts = []
-        ui.back_to = -1
-        if st.over:
-            ui.mode = OVER
-        elif st.done:
-            ui.options(END, [(ui.T["bonus"], 0, 1), (ui.T["hands"], 1, 2)])
+        if st.done:
+            ui.options(_END, [(ui.T["bonus"], 0, 1), (ui.T["hands"], 1, 2)])
         else:
             ui.mode = TURN
 
@@ -58,47 +57,51 @@ class Play:
         """OK in a turn: points or the end of the turn (preselected once
         points were entered)."""
         ui = self.ui
-        ui.options(ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
+        ui.options(_ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
                    sel=1 if ui.session.state.acted else 0)
 
     def back(self):
-        if self.ui.mode == END:
+        """From the end's choice (bonus or hands), the menu; else the turn
+        or that choice, leaving a half-made entry."""
+        if self.ui.mode == _END:
             self.ui.menu()
         else:
-            self.enter()
+            self.ui.enter()
 
     def chosen(self, v):
+        """Points or the turn's end; the points; after the final turn a
+        bonus (its card, its seat, its points) or each seat's hand count."""
         ui = self.ui
         m = ui.mode
         n = ui.session.rules.seats
-        if m == ACTION:
+        if m == _ACTION:
             if v == 0:
-                ui.options(POINTS, _points(STEPS))
+                ui.options(_POINTS, _points(STEPS))
             else:
                 ui.act({"do": "end-turn"})
-        elif m == POINTS:
+        elif m == _POINTS:
             ui.act({"do": "score", "points": v})
-        elif m == END:
+        elif m == _END:
             if v == 0:
-                ui.options(BONUS_CARD, [(ui.T[_CARDS[i]], (i + 1) % 4, i + 1) for i in range(4)])
+                ui.options(_BONUS_CARD, [(ui.T[_CARDS[i]], (i + 1) % 4, i + 1) for i in range(4)])
             else:
                 self.counts = []
-                ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
-        elif m == BONUS_CARD:
+                ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+        elif m == _BONUS_CARD:
             self.card = v
-            ui.options(BONUS_SEAT, seat_options(ui.names))
-        elif m == BONUS_SEAT:
+            ui.options(_BONUS_SEAT, seat_options(ui.names))
+        elif m == _BONUS_SEAT:
             self.seat = v
-            ui.options(BONUS_POINTS, _points(STEPS[:13]))
-        elif m == BONUS_POINTS:
+            ui.options(_BONUS_POINTS, _points(STEPS[:13]))
+        elif m == _BONUS_POINTS:
             d = {"do": "bonus", "seat": self.seat, "points": v}
             if self.card:
                 d["card"] = BONUS_CARDS[self.card - 1]
             ui.act(d)
-        elif m == HANDS:
+        elif m == _HANDS:
             self.counts.append(v)
             if len(self.counts) < n:
-                ui.options(HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+                ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=5)
             else:
                 ui.act({"do": "hands", "counts": self.counts})
 
@@ -119,10 +122,12 @@ class Play:
     # -- the lights' events --------------------------------------------------------
 
     def marks(self):
+        """The seat that reached 21 (-1: none yet), the game over."""
         st = self.ui.session.state
         return st.trigger, st.over
 
     def event(self, before):
+        """The game's end, or 21 reached (the final round starts)."""
         trigger, over = self.marks()
         if over and not before[1]:
             return "victory"
@@ -143,53 +148,59 @@ class Play:
             if s == st.rules.first:
                 return out
 
-    def draw(self, s):
+    def draw_main(self, s, st):
+        """The seat in turn, the scores two seats a line, the turn's
+        checklist and, once 21 is reached, who still plays."""
         ui = self.ui
         T = ui.T
-        st = ui.session.state
-        r = st.rules
-        m = ui.mode
-        names = ui.names
-        if m == TURN:
-            s.title = fit(T["turn"], (names[st.turn],))
-            s.seat = st.turn
-            cells = ["%s %d" % (self.cells[i], st.scores[i]) for i in range(r.seats)]
-            lines = ["  ".join(cells[i:i + 2]) for i in range(0, r.seats, 2)]
-            check = T["checklist"]
-            words = check.split(" ")
-            # the middle step (one action) is done once points were entered
-            start = len(words[0]) + 1
-            mask = ((1 << len(words[1])) - 1) << start if st.acted else 0
-            inv = [0] * len(lines) + [mask]
-            lines.append(check)
-            if st.trigger >= 0:     # the banner: who still plays, inverted
-                lines.append(_listed(T["final"], self._still(st), ui))
-                inv.append(-1)
-            s.lines = lines
-            s.inv = inv
-            return
-        if m == OVER:
-            w = st.winners
-            s.seat = w[0]
-            s.title = fit(T["wins"], (names[w[0]],)) if len(w) == 1 else T["shared"]
-            s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
-                       T["hands_line"] % " ".join([str(x) for x in st.hands])]
-            if len(w) > 1:
-                s.lines.append(_listed("%s", w, ui))
-            return
-        ui.draw_options(s)
+        n = st.rules.seats
+        s.title = fit(T["turn"], (ui.names[st.turn],))
         s.seat = st.turn
-        if m == ACTION:
+        cells = ["%s %d" % (self.cells[i], st.scores[i]) for i in range(n)]
+        lines = ["  ".join(cells[i:i + 2]) for i in range(0, n, 2)]
+        check = T["checklist"]
+        words = check.split(" ")
+        # the middle step (one action) is done once points were entered
+        start = len(words[0]) + 1
+        mask = ((1 << len(words[1])) - 1) << start if st.acted else 0
+        inv = [0] * len(lines) + [mask]
+        lines.append(check)
+        if st.trigger >= 0:     # the banner: who still plays, inverted
+            lines.append(_listed(T["final"], self._still(st), ui))
+            inv.append(-1)
+        s.lines = lines
+        s.inv = inv
+
+    def draw_over(self, s, st):
+        """The winner or the shared win, the scores and the hands."""
+        ui = self.ui
+        T = ui.T
+        w = st.winners
+        s.seat = w[0]
+        s.title = fit(T["wins"], (ui.names[w[0]],)) if len(w) == 1 else T["shared"]
+        s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
+                   T["hands_line"] % " ".join([str(x) for x in st.hands])]
+        if len(w) > 1:
+            s.lines.append(_listed("%s", w, ui))
+
+    def draw_entry(self, s, st, m):
+        """An entry's title and seat (the seat in turn's unless the entry
+        names another)."""
+        ui = self.ui
+        T = ui.T
+        names = ui.names
+        s.seat = st.turn
+        if m == _ACTION:
             s.title = fit(T["turn"], (names[st.turn],))
-        elif m == POINTS:
+        elif m == _POINTS:
             s.title = fit(T["points_q"], (names[st.turn],))
-        elif m == END:
+        elif m == _END:
             s.title = T["scores"] % " ".join([str(x) for x in st.scores])
-        elif m == BONUS_CARD:
+        elif m == _BONUS_CARD:
             s.title = T["bonus_q"]
-        elif m == BONUS_SEAT:
+        elif m == _BONUS_SEAT:
             s.title = T["bonus_who"]
-        elif m == BONUS_POINTS:
+        elif m == _BONUS_POINTS:
             s.title = fit(T["bonus_pts"], (names[self.seat],))
             s.seat = self.seat
         else:

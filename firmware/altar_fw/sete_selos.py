@@ -13,19 +13,22 @@ player (the Banished's pile goes to their right). On a colour screen each
 seat's row is in its colour, the pixels' colour for that seat.
 """
 
+from altar.core import const
 from altar.sete_selos import best_removal, power_of, power_result, removals, suggest
 from altar_fw.ui import fit, seat_options
 
-BOARD = 20
-WINNER = 21
-VALUE = 22
-REDIRECT = 23
-REMOVE = 24
-OVER = 25
-SCORE = 26
-_SHOWN = 12          # removal choices listed, best first
-_CELL = 5            # Elder e's column is _CELL + 2 * e
-_INS = 19            # insanity's column
+BOARD = const(20)
+WINNER = const(21)
+VALUE = const(22)
+REDIRECT = const(23)
+REMOVE = const(24)
+_OVER = const(25)
+_SCORE = const(26)
+_SHOWN = const(12)          # removal choices listed, best first
+_CELL = const(5)            # Elder e's column is _CELL + 2 * e
+# What the engine's State.wait holds while a redirect waits (altar.sete_selos'
+# own _WAIT_REDIRECT; 0: nothing waits, else a removal).
+_WAIT_REDIRECT = const(1)
 
 
 def power_if_ended(state):
@@ -53,34 +56,28 @@ def _tints(rules):
 
 
 class Play:
+    """Sete Selos' screens (the protocol: ui.py's docstring)."""
     MAIN = BOARD
-    OVER = OVER
+    OVER = _OVER
+    SCORE = _SCORE        # the power now, from the menu
 
     def __init__(self, ui):
         self.ui = ui
-        self.winner = 0
+        self.winner = 0        # the ritual's winner, while its value is asked
+        # self.choices, set with a removal's options: the removals, best first
 
-    def _view(self):
-        return self.ui.session.state.view()
-
-    def enter(self):
-        """Show the screen the game's state calls for."""
+    def playing(self, st):
+        """The board, or the redirect or removal the state waits for (the
+        engine's suggestion first, with the power it leaves)."""
         ui = self.ui
-        st = ui.session.state
-        ui.opts = []
-        ui.back_to = -1
-        if st.over:
-            ui.mode = OVER
-            return
-        aw = self._view()["awaiting"]
-        if aw is None:
+        if not st.wait:
             ui.mode = BOARD
-        elif aw["do"] == "redirect":
+        elif st.wait == _WAIT_REDIRECT:
             ui.options(REDIRECT, [(ui.T["elder"] % (e + 1), e + 1, e + 1) for e in range(7)
                                   if not st.rev >> e & 1], back_to=-1)
         else:
-            seat = aw["seat"]
-            ch = removals(st.stacks(seat), aw["count"], st.rules.power, True, _SHOWN)
+            seat = st.wseat
+            ch = removals(st.stacks(seat), st.wcount, st.rules.power, True, _SHOWN)
             opts = []
             for i in range(len(ch)):
                 left = bytearray(st.stacks(seat))
@@ -104,20 +101,20 @@ class Play:
         st = self.ui.session.state
         return not st.over and not st.wait
 
-    def score(self):
-        """The menu's "Power now": the end by power, as if it came now."""
-        self.ui.options(SCORE, [])
-
     def back(self):
+        """From the value to the winner; from the winner or the power now to
+        the board; from a redirect or a removal the state waits for, the
+        menu (its undo is the way back)."""
         ui = self.ui
-        if ui.mode == WINNER or ui.mode == SCORE:
-            self.enter()
+        if ui.mode == WINNER or ui.mode == _SCORE:
+            self.ui.enter()
         elif ui.mode == VALUE:
             ui.options(WINNER, seat_options(ui.names), sel=self.winner)
         else:
             ui.menu()        # a redirect or a removal is due: the menu (undo) is the way back
 
     def chosen(self, v):
+        """A ritual's winner, then its value; a redirect's Elder; a removal."""
         ui = self.ui
         m = ui.mode
         if m == WINNER:
@@ -128,8 +125,7 @@ class Play:
         elif m == REDIRECT:
             ui.act({"do": "redirect", "elder": v})
         elif m == REMOVE:
-            seat = self._view()["awaiting"]["seat"]
-            ui.act({"do": "remove", "seat": seat, "elders": self.choices[v]})
+            ui.act({"do": "remove", "seat": ui.session.state.wseat, "elders": self.choices[v]})
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""
@@ -149,10 +145,12 @@ class Play:
     # -- the lights' events ----------------------------------------------------
 
     def marks(self):
+        """The Elders revealed, the insanity in play, the game over."""
         st = self.ui.session.state
         return st.rev, sum(st.ins), st.over
 
     def event(self, before):
+        """The game's end (a victory, or none), an insanity, a reveal."""
         rev, ins, over = self.marks()
         if over and not before[2]:
             return "victory" if self.ui.session.state.winners else "over"
@@ -164,24 +162,14 @@ class Play:
 
     # -- drawing -----------------------------------------------------------------
 
-    def draw(self, s):
+    def draw_entry(self, s, st, m):
+        """An entry's title and seat (the power now: its own rows)."""
         ui = self.ui
-        st = ui.session.state
         names = ui.names
-        m = ui.mode
         T = ui.T
-        if m == BOARD:
-            s.seat = st.leader
-            self._board(s, st)
-            return
-        if m == OVER:
-            self._over(s, st)
-            return
-        if m == SCORE:
+        if m == _SCORE:
             self._score(s, st)
-            return
-        ui.draw_options(s)
-        if m == WINNER:
+        elif m == WINNER:
             s.title = T["winner_q"] % (st.ritual + 1)
             s.seat = ui.opts[ui.sel][1]
         elif m == VALUE:
@@ -194,7 +182,9 @@ class Play:
             s.seat = st.wseat
             s.title = fit(T["removes"], (names[st.wseat], st.wcount))
 
-    def _board(self, s, st):
+    def draw_main(self, s, st):
+        """The board: the leader's colour, a row a seat under the Elders."""
+        s.seat = st.leader
         r = st.rules
         T = self.ui.T
         # The ritual in play, as the ritual entry numbers it (1..21).
@@ -233,17 +223,17 @@ class Play:
         s.seat = s.cursor
         s.tints = _tints(st.rules)
 
-    def _over(self, s, st):
+    def draw_over(self, s, st):
+        """The winner, and the power or insanity that decided it."""
         r = st.rules
         T = self.ui.T
-        v = st.view()
-        w = v["winners"]
+        w = st.winners
         s.title = fit(T["wins"], (self.ui.names[w[0]],)) if w else T["no_winner"]
         s.seat = w[0] if w else -1
-        if v["reason"] == "immediate":
+        if st.reason == "immediate":
             s.lines = [T["immediate"], T["insanity"] % " ".join([str(i) for i in st.ins])]
             return
-        pw = v["power"]
+        pw = st.powers
         cells = ["%s %d" % (self.ui.short[i], pw[i]) for i in range(r.seats)]
         head = T["power"]
         lines = [head + "  ".join(cells[:2])]

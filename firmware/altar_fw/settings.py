@@ -2,13 +2,14 @@
 checked by `altar deploy --players`). A module of its own: the Ui drops it
 once read, so its code does not stay in the board's heap."""
 
+from altar.core import const
 from altar.jsonout import dumps
 
-MAX_SEATS = 4
-NAME_LEN = 10     # a name's characters
+_MAX_SEATS = const(4)
+_NAME_LEN = const(10)     # a name's characters
 # The names' room in the journal's header frame (250 bytes): the rest of a
 # header takes at most 90 ("ritos-ancestrais", an 11-digit seed).
-ROOM = 160
+ROOM = const(160)
 
 
 def player_names(text):
@@ -20,13 +21,13 @@ def player_names(text):
     if not text:
         return []
     names = [n.strip() for n in text.split(",")]
-    if len(names) > MAX_SEATS:
+    if len(names) > _MAX_SEATS:
         raise ValueError("players_many_text", len(names))
     for i in range(len(names)):
         n = names[i]
         if not n:
             raise ValueError("players_empty_text", i + 1)
-        if len(n) > NAME_LEN:
+        if len(n) > _NAME_LEN:
             raise ValueError("players_long_text", n)
         for ch in n:
             if ch < " " or ch == "\x7f" or ch == '"' or ch == "\\":
@@ -37,6 +38,6 @@ def player_names(text):
             raise ValueError("players_twice_text", n)
     # The header holds a name for every seat, P-numbers after the names;
     # JSON writes an accented letter as 6 bytes.
-    if len(dumps(names + ["P%d" % (i + 1) for i in range(len(names), MAX_SEATS)])) > ROOM:
+    if len(dumps(names + ["P%d" % (i + 1) for i in range(len(names), _MAX_SEATS)])) > ROOM:
         raise ValueError("players_room_text", len(names))
     return names

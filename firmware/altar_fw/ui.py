@@ -6,31 +6,65 @@ to draw (once for all the inputs the app handled in a loop pass): a title and
 up to 4 lines of at most COLS characters, the selected line, per line a mask
 of columns to show inverted, and optionally a big number. The game being
 played supplies its own screens (sete_selos.py, fantasmagoria.py,
-ritos_ancestrais.py); this module holds what every game shares: the
-new-game steps, the menu, undo, export, option lists and notices. Every
-string comes from one table per language (lang_pt.py, the default, and
-lang_en.py).
+ritos_ancestrais.py: "The game's screens" below); this module holds what
+every game shares: the new-game steps, the menu, undo, export, option
+lists and notices. Every string comes from one table per language
+(lang_pt.py, the default, and lang_en.py).
 
 Every change to the game goes through `sink` (a journal.Store):
 `new(header)` returns the new Session; `did(record)` and `undid()` return
 False once the game no longer fits the flash; `export()`.
+
+The game's screens. Each game's module has a class `Play`, made as
+`Play(ui)` when a game starts or is resumed (`Ui.play`; the module is
+imported only for the game played). Its screens are the Ui's modes from 20
+(the Ui's own are below): the class attributes `MAIN`, the game in play,
+where OK opens an entry and BACK the menu, `OVER`, the result, where OK
+and BACK open the menu, and `SCORE`, the game's own score view, which the
+menu offers while `can_score()` (0: the game has none; then `can_score`
+is never called); then the entries' screens, option lists (`Ui.options`)
+whose choices go to `chosen`, or a screen to read without options (the
+score view), which OK leaves too. `Ui.enter()` shows
+the screen the game's state calls for: `OVER` once the game is over, else
+the Play's `playing(state)`; `Ui.draw()` draws `MAIN` with
+`draw_main(screen, state)`, `OVER` with `draw_over(screen, state)`, and an
+entry's options itself, then `draw_entry(screen, state, mode)` for its
+title and seat. The Play's methods:
+
+- `playing(state)`: set `MAIN`, or the entry the state waits for (a
+  redirect, a removal, the round's sacrifice, the end's bonuses...).
+- `open()`: OK on `MAIN`: the options of a new entry.
+- `back()`: BACK on an entry's screen (OK too on one to read): a step
+  back, `Ui.enter()`, or the menu when the state waits for this entry.
+- `chosen(v)`: the value of the option chosen on an entry's screen; its
+  last step plays the log action with `Ui.act(action)`.
+- `said(d)`: what the log action `d` just undone was, for a person (the
+  state is already without it).
+- `marks()`, then `event(before)`: the lights. The Ui takes `marks()`, a
+  tuple, before an action; `event` compares it with the state after the
+  action and returns the effect to play (a lights.EFFECTS name) or None.
+- `can_score()`, only in a game with a `SCORE` view: True if the menu
+  offers it now (Sete Selos' "Power now").
+- `draw_main(s, state)`, `draw_over(s, state)`, `draw_entry(s, state,
+  mode)`: fill the Screen `s` (reset: no inversion, cursor, big number or
+  tints; `draw_entry` after the option list).
 """
 
-from altar.core import Rejected, decode
+from altar.core import Rejected, const, decode
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
 from altar_fw.journal import FORMAT
 
-COLS = 20
-ROWS = 4
+COLS = const(20)
+ROWS = const(4)
 
 # Screens; the game's own are numbered from 20.
-GAME = 1
-PLAYERS = 2
-FIRST = 3
-MENU = 4
-CONFIRM = 5
-INFO = 6
-START = 7       # an INFO screen whose OK starts the game (Fantasmagória's reminder)
+GAME = const(1)
+_PLAYERS = const(2)
+FIRST = const(3)
+MENU = const(4)
+_CONFIRM = const(5)
+INFO = const(6)
+_START = const(7)       # an INFO screen whose OK starts the game (Fantasmagória's reminder)
 
 # name, title, player counts, the first seat's question (None: no first seat)
 GAMES = (("sete-selos", "Sete Selos", (2, 3, 4), "who_first"),
@@ -90,11 +124,11 @@ class Screen:
         self.big = None      # a number drawn large at the right (the planchette)
 
 
-NAME_LEN = 10     # a name's characters (altar_fw.settings)
-SHORT = 3         # a name's columns in the boards' tables
+_NAME_LEN = const(10)     # a name's characters (altar_fw.settings)
+_SHORT = const(3)         # a name's columns in the boards' tables
 
 
-def seat_names(rules, width=NAME_LEN):
+def seat_names(rules, width=_NAME_LEN):
     """Each seat's name for the screens, cut to `width` ("Ban" the Banished);
     P1, P2... for every seat if two cut names would look alike."""
     ban = getattr(rules, "banished", -1)
@@ -117,7 +151,7 @@ def fit(template, args, at=0):
     a = list(args)
     a[at] = ""
     room = COLS - len(template % tuple(a))
-    a[at] = args[at][:max(room, SHORT)]
+    a[at] = args[at][:max(room, _SHORT)]
     return template % tuple(a)
 
 
@@ -156,7 +190,7 @@ class Ui:
         self.session = None
         self.play = None          # the game's screens (sete.Play)
         self.names = []           # the game's seats as the screens name them
-        self.short = []           # the same, in the boards' tables' SHORT columns
+        self.short = []           # the same, in the boards' tables' _SHORT columns
         self.mode = GAME
         self.opts = []            # (label, value, shortcut number or 0) of an option screen
         self.sel = 0
@@ -223,9 +257,9 @@ class Ui:
         """Take over a game (read back from the journal)."""
         self.session = session
         self.names = seat_names(session.rules)
-        self.short = seat_names(session.rules, SHORT)
+        self.short = seat_names(session.rules, _SHORT)
         self.play = _play_for(self, session)
-        self.play.enter()
+        self.enter()
 
     def act(self, obj):
         """Apply a log action; True if the engine took it."""
@@ -239,10 +273,21 @@ class Ui:
             return False
         kept = self.sink.did(t)
         self.event = self.play.event(before)
-        self.play.enter()
+        self.enter()
         if not kept:
             self.full()
         return True
+
+    def enter(self):
+        """Show the game's screen its state calls for, no option list left:
+        the result once the game is over, else the Play's `playing`."""
+        st = self.session.state
+        self.opts = []
+        self.back_to = -1
+        if st.over:
+            self.mode = self.play.OVER
+        else:
+            self.play.playing(st)
 
     def full(self):
         self.info(self.T["full"], self.T["full_text"])
@@ -258,7 +303,7 @@ class Ui:
         d = s.mod.unparse(decode(last))
         s.undo()
         kept = self.sink.undid()
-        self.play.enter()
+        self.enter()
         # Said on the game's screen until the next key or a few seconds
         # (the app's clock): what was undone, then the game's own title.
         self.notice = self.T["undone"]
@@ -345,32 +390,32 @@ class Ui:
         elif m == GAME:
             self.form[0] = v
             counts = GAMES[v][2]
-            self.options(PLAYERS, [(self.T["n_players"] % n, n, n) for n in counts], back_to=GAME)
-        elif m == PLAYERS:
+            self.options(_PLAYERS, [(self.T["n_players"] % n, n, n) for n in counts], back_to=GAME)
+        elif m == _PLAYERS:
             self.form[1] = v
             if GAMES[self.form[0]][3]:
-                self.options(FIRST, seat_options(self._players(v)), back_to=PLAYERS)
+                self.options(FIRST, seat_options(self._players(v)), back_to=_PLAYERS)
             elif GAMES[self.form[0]][0] == "fantasmagoria" and v == 3:
-                self.info(GAMES[self.form[0]][1], self.T["three_out_text"], START)
+                self.info(GAMES[self.form[0]][1], self.T["three_out_text"], _START)
             else:
                 self._start(0)
         elif m == FIRST:
             self._start(v)
         elif m == MENU:
             self._menu(v)
-        elif m == CONFIRM:
+        elif m == _CONFIRM:
             if v:
                 self._game_menu()
             else:
-                self.play.enter()
+                self.enter()
 
     def _back(self):
         b = self.back_to
-        if b == START:
+        if b == _START:
             self._start(0)
         elif b < 0 and self.session is not None:
-            self.play.enter()
-        elif b == PLAYERS:
+            self.enter()
+        elif b == _PLAYERS:
             self.mode = GAME
             self._chosen(self.form[0])
         else:
@@ -400,23 +445,24 @@ class Ui:
         T = self.T
         opts = [(T["back_game"], 0, 1), (T["undo_last"], 1, 2), (T["export"], 2, 3),
                 (T["new_game"], 3, 4)]
-        if hasattr(self.play, "can_score") and self.play.can_score():
+        p = self.play
+        if p.SCORE and p.can_score():
             opts.append((T["power_now"], 4, 5))      # the game's own score view
         self.options(MENU, opts, back_to=-1)
 
     def _menu(self, v):
         if v == 0:
-            self.play.enter()
+            self.enter()
         elif v == 1:
             self.undo()
-            self.play.enter()
+            self.enter()
         elif v == 2:
             self.sink.export()
             self.info(self.T["exported"], self.T["exported_text"])
         elif v == 4:
-            self.play.score()
+            self.options(self.play.SCORE, [])
         else:
-            self.options(CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
+            self.options(_CONFIRM, [(self.T["keep"], 0, 0), (self.T["erase"], 1, 0)], back_to=-1)
 
     # -- drawing -------------------------------------------------------------
 
@@ -426,18 +472,26 @@ class Ui:
         s.cursor = -1
         s.big = None
         s.tints = None
-        if self.mode >= 20:
-            self.play.draw(s)
+        m = self.mode
+        if m >= 20:
+            p = self.play
+            st = self.session.state
+            if m == p.MAIN:
+                p.draw_main(s, st)
+            elif m == p.OVER:
+                p.draw_over(s, st)
+            else:
+                self.draw_options(s)
+                p.draw_entry(s, st, m)
         elif self.mode == INFO:
             s.lines = self._info
         else:
             T = self.T
-            m = self.mode
             if m == FIRST:
                 s.title = T[GAMES[self.form[0]][3]]
             else:
-                s.title = T[{GAME: "new_game", PLAYERS: "how_many", MENU: "menu",
-                             CONFIRM: "erase_q"}[m]]
+                s.title = T[{GAME: "new_game", _PLAYERS: "how_many", MENU: "menu",
+                             _CONFIRM: "erase_q"}[m]]
             self.draw_options(s)
         if self.notice:
             s.title = self.notice

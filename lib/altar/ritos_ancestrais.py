@@ -12,7 +12,6 @@ from altar.core import (Rejected, const, ints, keys, need, need_int, need_list, 
 
 NAME = "ritos-ancestrais"
 GOAL = const(21)
-HAND_LIMIT = const(7)
 
 # Named invocations are optional data: name, symbols needed, points (None when
 # unknown). The manual names only the Deep One's symbols, and no points.
@@ -21,10 +20,6 @@ INVOCATIONS = [
      "points": None},
 ]
 SYMBOLS = ("necronomicon", "elder-sign", "pnakotic", "miskatonic", "yellow-sign", "cthulhu")
-
-# The turn's steps, for the device to show; "one action" is done once points
-# were entered this turn (the other steps leave no trace in the log).
-CHECKLIST = ("draw 2", "one action", "discard to %d" % HAND_LIMIT)
 
 OPTIONS = {"invocations": INVOCATIONS}
 
@@ -57,8 +52,7 @@ def _check_invocations(inv):
 class Rules:
     def __init__(self, players, first, seed, options, deck):
         o = setup_rules(self, NAME, 2, 4, OPTIONS, players, first, seed, options)
-        _check_invocations(o["invocations"])
-        self.invocations = o["invocations"]
+        _check_invocations(o["invocations"])     # kept in self.options, for tools
         self.seats = len(players)
 
 
@@ -71,7 +65,7 @@ class State:
         n = self.rules.seats
         self.scores = [0] * n
         self.turn = self.rules.first
-        self.acted = False     # points entered this turn
+        self.acted = False     # points entered this turn: the device's checklist ticks "one action"
         self.trigger = -1      # seat that first reached 21
         self.done = False      # the final turn is over
         self.hands = None
@@ -120,10 +114,6 @@ class State:
         best = max([(self.scores[s], self.hands[s]) for s in range(n)])
         self.winners = [s for s in range(n) if (self.scores[s], self.hands[s]) == best]
         self.over = True
-
-    def checklist(self):
-        """(step, done) for the turn in progress."""
-        return ((CHECKLIST[0], False), (CHECKLIST[1], self.acted), (CHECKLIST[2], False))
 
     def view(self):
         return {
