@@ -96,8 +96,8 @@ def answer(st, bots):
     s = st.wseat
     if st.view()["awaiting"]["do"] == "redirect":
         sealed = [e + 1 for e in range(7) if not st.rev >> e & 1]
-        return (3, bots[s].redirect(s, sealed, st) - 1)
-    return tuple([4, s] + [e - 1 for e in bots[s].remove(s, st.wcount, st)])
+        return (ss.REDIRECT, bots[s].redirect(s, sealed, st) - 1)
+    return tuple([ss.REMOVE, s] + [e - 1 for e in bots[s].remove(s, st.wcount, st)])
 
 
 # -- Fantasmagória ---------------------------------------------------------------------------
