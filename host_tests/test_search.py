@@ -8,6 +8,7 @@ import copy
 import pytest
 
 from altar import fantasmagoria_cards as fc
+from altar import sete_selos_cards as ssc
 from altar import log
 from altar.core import Session
 from altar.rng import Rng
@@ -104,7 +105,7 @@ def _mid_series(seed, players=4):
     trick = []
     while st.after(st.leader, len(trick)) != me:       # the others up to `me`
         seat = st.after(st.leader, len(trick))
-        c = table.follow(hands[seat], trick)[0]
+        c = ssc.legal(st, seat, hands[seat], trick)[0]
         hands[seat].remove(c)
         trick.append(c)
     bot.hand = hands[me]
@@ -156,7 +157,7 @@ def test_a_sete_selos_bot_decides_the_same_whatever_the_hidden_cards():
         if not pair:
             continue
         twin = copy.deepcopy(bot)
-        legal = table.follow(hands[me], trick)
+        legal = ssc.legal(s.state, me, hands[me], trick)
         for o in others:
             bots[o].hand = hands[o]
         mine = bot.play(me, legal, list(trick), s.state)

@@ -238,7 +238,7 @@ class SearchBot(HeuristicBot):
         """Play the series on from `trick` by the heuristic and return
         every seat's value at its end."""
         end = (st.ritual // 7 + 1) * 7
-        bots = [self.rest] * st.rules.seats
+        bots = table.seated(st.rules, [self.rest] * st.rules.humans)
         while not st.over:
             if st.wait:
                 st.apply(table.answer(st, bots))

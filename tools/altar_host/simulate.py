@@ -46,8 +46,8 @@ def sete_selos(players, seed, bot_names, options=None):
         header["options"] = options
     s = Session(header)
     st = s.state
-    bots = [BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1))
-            for i in range(s.rules.seats)]
+    bots = table.seated(s.rules, [BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1))
+                                  for i in range(players)])
     series = -1
     while not st.over:
         if st.wait:
