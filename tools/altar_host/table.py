@@ -1,9 +1,9 @@
 """How the trick games' tables play, for bots: what the engine does not
 model (the deal, the draft, the ghost piles, asking each seat in turn).
 Which cards a seat may play is the engine's rule (`legal` in
-altar.sete_selos_cards and altar.fantasmagoria_cards).
-altar_host.simulate and altar_host.randomplay play whole games with these,
-and altar_host.search its playouts, so all follow one set of table rules.
+altar.sete_selos_cards and altar.fantasmagoria_cards). altar_host.drivers
+plays whole games and playouts with these, so all follow one set of table
+rules.
 
 Sete Selos: cards are (sign, value) pairs; a bot is asked `keep(seat,
 cards, state)`, `play(seat, legal, trick, state)` (its own cards in
@@ -40,14 +40,20 @@ def cycle(state):
     return list(range(r.seats))
 
 
+def deal(rules, rng):
+    """The deck shuffled, 7 cards to each seat."""
+    cards = deck(rules)
+    rng.shuffle(cards)
+    return [cards[s * 7:s * 7 + 7] for s in range(rules.seats)]
+
+
 def draft(state, rng, bots):
     """Deal the series and draft it: the 7 cards each seat keeps, in order.
     3-4 players keep one and pass the rest; 2 players follow the rulebook's
     three piles, the Banished's cards taken blind from the top."""
-    cards = deck(state.rules)
-    rng.shuffle(cards)
+    dealt = deal(state.rules, rng)
     order = cycle(state)
-    held = [cards[s * 7:s * 7 + 7] for s in order]   # the packet at each seat of the cycle
+    held = [dealt[s] for s in order]   # the packet at each seat of the cycle
     kept = [[] for _ in range(state.rules.seats)]
     b = state.rules.banished
     for _ in range(7):
@@ -142,6 +148,25 @@ def fa_goes_on(st, hands):
 def fa_sacrificable(hand):
     """The cards of `hand` that may be sacrificed: neither the Copo nor cursed."""
     return [c for c in hand if c != fa.COPO and not c & fa.CURSED]
+
+
+def fa_sacrifice(st, hands, piles, bots, rng):
+    """Each seat's bot sacrifices a card of its hand; the sacrificed cards
+    go one to each ghost pile, at random. The sacrifice's record."""
+    n = st.rules.seats
+    sac = []
+    for seat in range(n):
+        h = hands[seat]
+        b = bots[seat]
+        b.hand = h
+        c = b.sacrifice(seat, fa_sacrificable(h), st)
+        h.remove(c)
+        sac.append(c)
+    order = list(range(n))
+    rng.shuffle(order)
+    for i in range(n):
+        piles[i].append(sac[order[i]])
+    return [fa.SACRIFICE] + sac
 
 
 def fa_trick(st, hands, trick, bots):
