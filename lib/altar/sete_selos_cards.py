@@ -75,15 +75,17 @@ def check(st, t):
 
 
 def apply(st, t):
+    lead = t[1] >> 3
     cards = []
     seat = st.leader
     for i in range(1, len(t)):
         c = t[i]
         st.played[c >> 3] |= 1 << (c & 7)
-        # Not following means not able to: that seat lacks the sign.
-        s = follow(st, seat, cards)
-        if s >= 0 and c >> 3 != s:
-            st.void[seat] |= 1 << s
+        if c >> 3 != lead:
+            # Not following means not able to: that seat lacks the sign.
+            s = follow(st, seat, cards)
+            if s >= 0:
+                st.void[seat] |= 1 << s
         cards.append((c >> 3, c & 7))
         seat = st.left[seat]
     w = ritual_winner(cards)
