@@ -744,7 +744,7 @@ def test_a_misdeal_leaves_a_leader_only_ghosts_and_the_table_plays_on(mode, bot)
         assert s.view()["round"] == 2
         return
     assert table.fa_goes_on(st, hands)
-    assert table.fa_legal(st, hands[1], []) == hands[1]
+    assert fc.legal(st, hands[1], []) == hands[1]
     cards = []
     table.fa_trick(st, hands, cards, bots)
     assert cards[0] >> 5 == fa.GHOST

@@ -8,13 +8,20 @@ import copy
 import pytest
 
 from altar import fantasmagoria_cards as fc
+from altar import sete_selos_cards as ssc
 from altar import log
 from altar.core import Session
 from altar.rng import Rng
-from altar_host import search, table
+from altar_host import drivers, search, table
 from altar_host import simulate as sim
 from altar_host.bots import FaHeuristicBot, RandomBot
-from altar_host.randomplay import fantasmagoria_game, sete_selos_game
+from altar_host.randomplay import DECK, fantasmagoria_game, sete_selos_game
+
+
+def _fa_game(players, seed, bots):
+    """A game of Fantasmagória played by `bots` on the example deck: its Log."""
+    header = drivers.header("fantasmagoria", players, seed, deck=DECK)
+    return drivers.fantasmagoria(header, Rng(seed), bots)
 
 
 def _games():
@@ -104,7 +111,7 @@ def _mid_series(seed, players=4):
     trick = []
     while st.after(st.leader, len(trick)) != me:       # the others up to `me`
         seat = st.after(st.leader, len(trick))
-        c = table.follow(hands[seat], trick)[0]
+        c = ssc.legal(st, seat, hands[seat], trick)[0]
         hands[seat].remove(c)
         trick.append(c)
     bot.hand = hands[me]
@@ -156,7 +163,7 @@ def test_a_sete_selos_bot_decides_the_same_whatever_the_hidden_cards():
         if not pair:
             continue
         twin = copy.deepcopy(bot)
-        legal = table.follow(hands[me], trick)
+        legal = ssc.legal(s.state, me, hands[me], trick)
         for o in others:
             bots[o].hand = hands[o]
         mine = bot.play(me, legal, list(trick), s.state)
@@ -212,11 +219,7 @@ def test_the_fantasmagoria_deals_hold_only_what_the_seat_could_not_see(players):
             bots = [FaHeuristicBot(Rng(seed * 8 + i)) for i in range(players)]
             bots[seed % players] = FaSpy(Rng(seed))
             FaSpy.table_bots = bots
-            header, actions = fantasmagoria_game(players, seed, bots=bots)
-            s = Session(header)
-            for a in actions:
-                s.do(a)
-            assert s.view()["status"] == "over"
+            assert _fa_game(players, seed, bots).session.view()["status"] == "over"
     finally:
         search.FaSearchBot.deals = old
     assert FaSpy.checked >= 60
@@ -251,7 +254,7 @@ def test_a_fantasmagoria_bot_decides_the_same_whatever_the_hidden_cards():
     try:
         bots = [FaHeuristicBot(Rng(i)) for i in range(4)]
         bots[2] = Twin(Rng(9))
-        fantasmagoria_game(4, 5, bots=bots)
+        _fa_game(4, 5, bots)
     finally:
         search.FaSearchBot.deals = old
     assert Twin.same >= 10

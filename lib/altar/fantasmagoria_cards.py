@@ -5,8 +5,9 @@ cards, or a header's deck) loads this module; quick entry, what the device
 journals, never does. Here a card is parsed and checked against what the
 round has shown (could this seat hold it?), and a trick is played out card
 by card: possession and the planchette as each card falls, the Copo, the
-winner. The game itself, and what happens when a round ends, is
-altar.fantasmagoria.
+winner. `legal`, the cards a seat may play, is the rule these checks and
+the host's bots share. The game itself, and what happens when a round
+ends, is altar.fantasmagoria.
 """
 
 from altar.core import Rejected, const, keys, need, need_int, need_list, well_formed
@@ -220,24 +221,53 @@ def _hold(st, seat, c, took, shown):
         shown[seat] += 1
 
 
+def follows(r, c, lead):
+    """Card c follows suit `lead`: one of that suit, or by option
+    copo_follows the Copo."""
+    return c >> 5 & 7 == lead or c == COPO and r.copo_follows
+
+
 def failing(st, cards, lead):
     """The positions in a trick's `cards` (so far) that did not follow
-    `lead` (a led Copo follows, and by option copo_follows any Copo)."""
+    `lead` (the first card leads, a led Copo too)."""
     r = st.rules
     out = []
-    for i in range(len(cards)):
-        c = cards[i]
-        if c == COPO and (i == 0 or r.copo_follows):
-            continue
-        if lead >= 0 and c >> 5 & 7 != lead:
+    for i in range(1, len(cards)):
+        if lead >= 0 and not follows(r, cards[i], lead):
             out.append(i)
     return out
 
 
+def ghost_may_lead(st):
+    """A ghost may lead only when every seat is possessed."""
+    return st.possessed == (1 << st.rules.seats) - 1
+
+
+def legal(st, hand, trick):
+    """The cards of `hand` its seat may play on `trick` (the cards played so
+    far): to follow the lead suit if it can; to lead (the card after a led
+    Copo leads too, option led_copo "next"), no ghost unless a ghost may
+    lead or the hand holds nothing else: then it leads one (option
+    only_ghosts "lead") or none, and the round ends ("end")."""
+    r = st.rules
+    lead = lead_suit(trick, r.free_copo) if trick else -1
+    if lead >= 0:
+        ok = [c for c in hand if c >> 5 & 7 == lead]
+        if ok and COPO in hand and follows(r, COPO, lead):
+            ok.append(COPO)     # after the suit: the order the bots draw from
+        return ok or hand
+    if trick and r.free_copo or ghost_may_lead(st):
+        return hand
+    ok = [c for c in hand if c >> 5 != GHOST]
+    if ok or trick or not r.ghost_end:
+        return ok or hand
+    return []
+
+
 def _ghost_leader(st, cards, lead):
-    """The position that led a ghost while some seat is not possessed (it
-    holds nothing but ghosts, option only_ghosts), or -1."""
-    if lead != GHOST or st.possessed == (1 << st.rules.seats) - 1:
+    """The position that led a ghost while one may not lead (it holds
+    nothing but ghosts, option only_ghosts), or -1."""
+    if lead != GHOST or ghost_may_lead(st):
         return -1
     return 1 if cards[0] == COPO else 0
 
@@ -369,16 +399,13 @@ def _check_leftover(st, t):
 
 
 def _only_ghosts(st, t):
-    """Option only_ghosts "end": the leader holds ghosts alone while some
-    seat is not possessed, so no card may lead and the round ends."""
-    r = st.rules
-    if not r.ghost_end or st.possessed == (1 << r.seats) - 1:
-        return False
+    """The leader may lead none of the cards it holds (option only_ghosts
+    "end"), so the round ends."""
     i = 1
     for seat in range(st.leader):
         i += t[i] + 1
     hand = t[i + 1:i + 1 + t[i]]
-    return hand and all(c >> 5 == GHOST for c in hand)
+    return hand and not legal(st, hand, ())
 
 
 def _distinct(cards):
@@ -518,7 +545,7 @@ def count_check(st, t):
             raise Rejected("the odd card (option odd_card \"dealt\") is in no hand and was "
                            "never played: one seat must hold one card more")
     elif v == PILES and min(h) and not (
-            r.ghost_end and st.possessed >> st.leader & 1 and st.possessed != (1 << n) - 1):
+            r.ghost_end and st.possessed >> st.leader & 1 and not ghost_may_lead(st)):
         raise Rejected("round %d is not over: every seat still holds cards (%s)"
                        % (st.round, ", ".join(["%s %d" % (_seat_ref(s), h[s]) for s in range(n)])))
 

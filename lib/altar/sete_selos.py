@@ -32,12 +32,12 @@ OPTIONS = {
 # players: (top, need, mad, least)
 _VICTORY = {4: (1, 3, 4, 0), 3: (2, 6, 5, 0), 2: (4, 9, 5, 0)}
 
-# Records: a verb, then small ints. Referee entry's verb is public for
-# altar.sete_selos_cards.
+# Records: a verb, then small ints. Public but quick entry's: referee entry
+# (altar.sete_selos_cards) and the host's bots build the others.
 _QUICK = const(1)
 CARDS = const(2)
-_REDIRECT = const(3)
-_REMOVE = const(4)
+REDIRECT = const(3)
+REMOVE = const(4)
 
 _ALL = const(0x7F)  # every Elder revealed
 _SERIES = const(7)  # rituals per series
@@ -211,12 +211,12 @@ class State:
             self._check_no_wait()
             if v == CARDS:
                 referee().check(self, t)
-        elif v == _REDIRECT:
+        elif v == REDIRECT:
             if self.wait != _WAIT_REDIRECT:
                 raise Rejected("no cultist is waiting to be redirected")
             if self.rev >> t[1] & 1:
                 raise Rejected("Elder %d is revealed; choose a sealed Elder" % (t[1] + 1))
-        elif v == _REMOVE:
+        elif v == REMOVE:
             if self.wait != _WAIT_REMOVE:
                 raise Rejected("no removal is due now")
             if t[1] != self.wseat:
@@ -277,10 +277,10 @@ class State:
             self.resolve(t[1], t[2])
         elif v == CARDS:
             referee().apply(self, t)
-        elif v == _REDIRECT:
+        elif v == REDIRECT:
             self.wait = _NONE
             self._add(self.wseat, t[1])
-        elif v == _REMOVE:
+        elif v == REMOVE:
             for e in t[2:]:
                 self.cult[t[1] * 7 + e] -= 1
             self.wait = _NONE
@@ -429,10 +429,10 @@ def parse(rules, d):
                       need_int(need(d, "value"), "value", 1, 7)))
     if verb == "redirect":
         keys(d, ("do", "elder"))
-        return bytes((_REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1))
+        return bytes((REDIRECT, need_int(need(d, "elder"), "elder", 1, 7) - 1))
     if verb == "remove":
         keys(d, ("do", "seat", "elders"))
-        t = [_REMOVE, need_int(need(d, "seat"), "seat", 0, n - 1, rules.banished)]
+        t = [REMOVE, need_int(need(d, "seat"), "seat", 0, n - 1, rules.banished)]
         for e in need_list(need(d, "elders"), "elders", 1, 21):
             t.append(need_int(e, "an Elder", 1, 7) - 1)
         return bytes(t)
@@ -446,8 +446,8 @@ def shape(rules, t):
     k = len(t)
     v = t[0] if k else 0
     ok = (v == _QUICK and k == 3 and ints(t, 1, 2, 0, n - 1) and ints(t, 2, 3, 1, 7)
-          or v == _REDIRECT and k == 2 and ints(t, 1, 2, 0, 6)
-          or v == _REMOVE and 2 < k < 24 and ints(t, 1, 2, 0, n - 1) and ints(t, 2, k, 0, 6))
+          or v == REDIRECT and k == 2 and ints(t, 1, 2, 0, 6)
+          or v == REMOVE and 2 < k < 24 and ints(t, 1, 2, 0, n - 1) and ints(t, 2, k, 0, 6))
     if v == CARDS and k == n + 1:
         # A card is sign * 8 + value, its sign one in play.
         ok = True
@@ -463,6 +463,6 @@ def unparse(t):
         return {"do": "ritual", "winner": t[1], "value": t[2]}
     if v == CARDS:
         return referee().unparse(t)
-    if v == _REDIRECT:
+    if v == REDIRECT:
         return {"do": "redirect", "elder": t[1] + 1}
     return {"do": "remove", "seat": t[1], "elders": [e + 1 for e in t[2:]]}

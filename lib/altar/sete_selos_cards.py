@@ -5,7 +5,8 @@ A log that names a ritual's cards loads this module; quick entry (winner and
 value), what the device journals, never does. Here the cards are parsed,
 checked against what the series has shown (each card once a series; a seat
 that did not follow a sign cannot hold it later, the Banished excepted), and
-the ritual's winner found. What happens when a ritual ends is
+the ritual's winner found; `legal`, the cards a seat may play, is the same
+follow rule for the host's bots. What happens when a ritual ends is
 altar.sete_selos.
 """
 
@@ -39,6 +40,23 @@ def ritual_winner(cards):
     return one if one >= 0 and seven else best
 
 
+def follow(st, seat, trick):
+    """The sign `seat` must play on `trick` (the cards played so far) if it
+    holds one, or -1: the leader, and the Banished, who plays the top of its
+    pile, are held to none."""
+    if not trick or seat == st.rules.banished:
+        return -1
+    return trick[0][0]
+
+
+def legal(st, seat, hand, trick):
+    """The cards of `hand` ((sign, value) pairs) `seat` may play on `trick`."""
+    s = follow(st, seat, trick)
+    if s < 0:
+        return hand
+    return [c for c in hand if c[0] == s] or hand
+
+
 def check(st, t):
     r = st.rules
     seat = st.leader          # the cards come in play order from the leader
@@ -57,16 +75,17 @@ def check(st, t):
 
 
 def apply(st, t):
-    r = st.rules
     lead = t[1] >> 3
     cards = []
     seat = st.leader
     for i in range(1, len(t)):
         c = t[i]
         st.played[c >> 3] |= 1 << (c & 7)
-        # Not following means not able to: that seat lacks the sign.
-        if c >> 3 != lead and seat != r.banished:
-            st.void[seat] |= 1 << lead
+        if c >> 3 != lead:
+            # Not following means not able to: that seat lacks the sign.
+            s = follow(st, seat, cards)
+            if s >= 0:
+                st.void[seat] |= 1 << s
         cards.append((c >> 3, c & 7))
         seat = st.left[seat]
     w = ritual_winner(cards)

@@ -10,7 +10,13 @@ from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
 from altar import sete_selos_cards as ssc
-from altar_host.randomplay import random_removal
+
+
+def random_removal(state, seat, count, rng):
+    """Any `count` of the seat's cultists, as Elder values for `remove`."""
+    pool = [e + 1 for e in range(7) for _ in range(state.stacks(seat)[e])]
+    rng.shuffle(pool)
+    return sorted(pool[:count])
 
 
 class RandomBot:

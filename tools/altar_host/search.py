@@ -25,7 +25,7 @@ import math
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
-from altar_host import table
+from altar_host import drivers, table
 from altar_host.bots import FaHeuristicBot, HeuristicBot
 
 
@@ -237,16 +237,8 @@ class SearchBot(HeuristicBot):
     def playout(self, st, hands, trick):
         """Play the series on from `trick` by the heuristic and return
         every seat's value at its end."""
-        end = (st.ritual // 7 + 1) * 7
-        bots = [self.rest] * st.rules.seats
-        while not st.over:
-            if st.wait:
-                st.apply(table.answer(st, bots))
-            elif st.ritual >= end:
-                break
-            else:
-                st.apply(table.ritual(st, hands, trick, bots))
-                trick = []
+        drivers.series(st, hands, trick, table.seated(st.rules, [self.rest] * st.rules.humans),
+                       st.apply)
         return value(st)
 
 
@@ -267,6 +259,16 @@ def fa_value(st):
     z = [math.exp(w * (t - lo)) for t in st.track]
     t = sum(z)
     return [x / t for x in z]
+
+
+class _Sacrifices:
+    """The seat whose sacrifice is searched: the card tried."""
+
+    def __init__(self, card):
+        self.card = card
+
+    def sacrifice(self, seat, cards, state):
+        return self.card
 
 
 class FaSearchBot(FaHeuristicBot):
@@ -333,18 +335,10 @@ class FaSearchBot(FaHeuristicBot):
             hands = [list(h) for h in dealt[0]]
             piles = [list(p) for p in dealt[1]]
             hands[seat] = list(hand)
-            sac = []
-            for o in range(n):
-                h = hands[o]
-                c = card if o == seat else self.rest.sacrifice(o, table.fa_sacrificable(h), state)
-                h.remove(c)
-                sac.append(c)
-            order = list(range(n))
-            self.rng.shuffle(order)
-            for i in range(n):
-                piles[i].append(sac[order[i]])
+            t = table.fa_sacrifice(state, hands, piles,
+                                   bots[:seat] + [_Sacrifices(card)] + bots[seat + 1:], self.rng)
             sim = clone(state)
-            sim.apply([fa.SACRIFICE] + sac)
+            sim.apply(t)
             return self.playout(sim, hands, piles, [], bots)
         return best(seat, cards, self.deals, deal, playout)
 
@@ -462,17 +456,5 @@ class FaSearchBot(FaHeuristicBot):
     def playout(self, st, hands, piles, trick, bots):
         """Play the round on from `trick` by the heuristic and return every
         seat's value at its end."""
-        n = st.rules.seats
-        while trick or table.fa_goes_on(st, hands):
-            table.fa_trick(st, hands, trick, bots)
-            before = st.possessed
-            leader = st.leader
-            st.apply([fa.TRICK] + trick)
-            table.fa_possess(st, leader, before, hands, piles, self.rng)
-            trick = []
-        t = [fa.LEFTOVER]
-        for o in range(n):
-            t.append(len(hands[o]))
-            t += hands[o]
-        st.apply(t)
+        drivers.fa_round(st, hands, piles, trick, bots, self.rng, st.apply)
         return fa_value(st)

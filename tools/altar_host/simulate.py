@@ -5,8 +5,9 @@ Sete Selos is played card by card: each series deals the deck and drafts it
 three-pile procedure, the Banished Cultist's cards taken blind from the top
 of its pile), rituals follow the altar card's sign (the Banished plays the
 top of its shuffled pile), then the redirects and removals the engine asks
-for. Fantasmagória games come from altar_host.randomplay (random legal play
-on the example deck). Every game is a session of the engine, so its log
+for. Fantasmagória deals the example deck (altar_host.randomplay.DECK) each
+round, then the sacrifice, the tricks and the ghost piles. Both are played
+by altar_host.drivers. Every game is a session of the engine, so its log
 (referee entry) replays to the same result.
 
 Bots see their own hand and the table, never another seat's cards.
@@ -23,7 +24,7 @@ import time
 from altar import log
 from altar.core import Rejected, Session
 from altar.rng import Rng
-from altar_host import table
+from altar_host import drivers, table
 from altar_host.cli import wrote
 from altar_host.randomplay import DECK
 from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
@@ -35,44 +36,29 @@ FA_BOTS = {"random": FaRandomBot, "heuristic": FaHeuristicBot, "search": FaSearc
 GAMES_BOTS = {"sete-selos": BOTS, "fantasmagoria": FA_BOTS}
 
 
-# -- Sete Selos, card by card ---------------------------------------------------------------
+# -- the games, by the drivers ----------------------------------------------------------------
+
+def _bots(names, kinds, seed, players):
+    """The players' bots: seat i's named names[i % len(names)], its own
+    generator from the seed."""
+    return [kinds[names[i % len(names)]](Rng(seed * 8 + i + 1)) for i in range(players)]
+
 
 def sete_selos(players, seed, bot_names, options=None):
     """One whole game: its Session (header, actions, state)."""
     rng = Rng(seed)
-    header = {"altar": 1, "game": "sete-selos",
-              "players": ["P%d" % (i + 1) for i in range(players)],
-              "first": rng.below(players), "seed": seed}
-    if options:
-        header["options"] = options
-    s = Session(header)
-    st = s.state
-    bots = [BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1))
-            for i in range(s.rules.seats)]
-    series = -1
-    while not st.over:
-        if st.wait:
-            s.play(table.answer(st, bots))
-            continue
-        if st.ritual // 7 != series:
-            series = st.ritual // 7
-            hands = table.draft(st, rng, bots)
-        seats = table.play_order(st, st.leader)
-        trick = []
-        s.play(table.ritual(st, hands, trick, bots))
-        for b in bots:
-            b.seen(seats, trick, st)
+    s = Session(drivers.header("sete-selos", players, seed, rng.below(players), options))
+    drivers.sete_selos(s.state, rng, table.seated(s.rules, _bots(bot_names, BOTS, seed, players)),
+                       s.play)
     return s
 
 
 def fantasmagoria(players, seed, bot_names, options=None):
-    from altar_host.randomplay import fantasmagoria_game
-    bots = [FA_BOTS[bot_names[i % len(bot_names)]](Rng(seed * 8 + i + 1)) for i in range(players)]
-    header, actions = fantasmagoria_game(players, seed, options=options, bots=bots)
-    s = Session(header)
-    for a in actions:
-        s.do(a)
-    return s
+    """One whole game on the example deck: its Session, as the table enters
+    it (referee entry, naming the piles taken or not)."""
+    header = drivers.header("fantasmagoria", players, seed, options=options, deck=DECK)
+    bots = _bots(bot_names, FA_BOTS, seed, players)
+    return drivers.fantasmagoria(header, Rng(seed), bots).session
 
 
 GAMES = {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria}

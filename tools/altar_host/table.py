@@ -1,12 +1,15 @@
 """How the trick games' tables play, for bots: what the engine does not
-model (the deal, the draft, who may play what, the ghost piles).
-altar_host.simulate and altar_host.randomplay play whole games with these,
-and altar_host.search its playouts, so all follow one set of table rules.
+model (the deal, the draft, the ghost piles, asking each seat in turn).
+Which cards a seat may play is the engine's rule (`legal` in
+altar.sete_selos_cards and altar.fantasmagoria_cards). altar_host.drivers
+plays whole games and playouts with these, so all follow one set of table
+rules.
 
 Sete Selos: cards are (sign, value) pairs; a bot is asked `keep(seat,
 cards, state)`, `play(seat, legal, trick, state)` (its own cards in
 `bot.hand`), `redirect(seat, sealed, state)` and `remove(seat, count,
-state)`. Fantasmagória: cards are the engine's ints; a bot is asked
+state)`; the Banished's seat has a bot too (`BANISHED`, or any that plays
+from its pile). Fantasmagória: cards are the engine's ints; a bot is asked
 `sacrifice(seat, cards, state)` and `play(seat, legal, trick, state)`, its
 own cards in `bot.hand`.
 """
@@ -14,6 +17,7 @@ own cards in `bot.hand`.
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
+from altar import sete_selos_cards as ssc
 
 
 def deck(rules):
@@ -36,14 +40,20 @@ def cycle(state):
     return list(range(r.seats))
 
 
+def deal(rules, rng):
+    """The deck shuffled, 7 cards to each seat."""
+    cards = deck(rules)
+    rng.shuffle(cards)
+    return [cards[s * 7:s * 7 + 7] for s in range(rules.seats)]
+
+
 def draft(state, rng, bots):
     """Deal the series and draft it: the 7 cards each seat keeps, in order.
     3-4 players keep one and pass the rest; 2 players follow the rulebook's
     three piles, the Banished's cards taken blind from the top."""
-    cards = deck(state.rules)
-    rng.shuffle(cards)
+    dealt = deal(state.rules, rng)
     order = cycle(state)
-    held = [cards[s * 7:s * 7 + 7] for s in order]   # the packet at each seat of the cycle
+    held = [dealt[s] for s in order]   # the packet at each seat of the cycle
     kept = [[] for _ in range(state.rules.seats)]
     b = state.rules.banished
     for _ in range(7):
@@ -61,30 +71,34 @@ def draft(state, rng, bots):
     return kept
 
 
-def follow(hand, trick):
-    """The cards of `hand` that may be played on `trick`."""
-    if trick:
-        legal = [c for c in hand if c[0] == trick[0][0]]
-        if legal:
-            return legal
-    return hand
+class Banished:
+    """The Banished Cultist's pile: it plays its top card."""
+
+    def play(self, seat, legal, trick, state):
+        return legal[0]
+
+    def seen(self, seats, trick, state):
+        pass
+
+
+BANISHED = Banished()
+
+
+def seated(rules, bots):
+    """One bot a seat: `bots` for the players, BANISHED for the Banished's."""
+    return bots[:rules.humans] + [BANISHED] * (rules.seats - rules.humans)
 
 
 def ritual(st, hands, trick, bots):
     """Complete `trick` (the cards played so far) from the hands, each seat
-    in turn asked by its bot, the Banished playing the top of its pile; the
-    ritual's record for the engine."""
-    r = st.rules
-    n = r.seats
+    in turn asked by its bot; the ritual's record for the engine."""
+    n = st.rules.seats
     for i in range(len(trick), n):
         seat = st.after(st.leader, i)
         h = hands[seat]
-        if seat == r.banished:
-            c = h[0]
-        else:
-            b = bots[seat]
-            b.hand = h
-            c = b.play(seat, follow(h, trick), trick, st)
+        b = bots[seat]
+        b.hand = h
+        c = b.play(seat, ssc.legal(st, seat, h, trick), trick, st)
         h.remove(c)
         trick.append(c)
     return [ss.CARDS] + [g * 8 + v for g, v in trick]
@@ -96,8 +110,8 @@ def answer(st, bots):
     s = st.wseat
     if st.view()["awaiting"]["do"] == "redirect":
         sealed = [e + 1 for e in range(7) if not st.rev >> e & 1]
-        return (3, bots[s].redirect(s, sealed, st) - 1)
-    return tuple([4, s] + [e - 1 for e in bots[s].remove(s, st.wcount, st)])
+        return (ss.REDIRECT, bots[s].redirect(s, sealed, st) - 1)
+    return tuple([ss.REMOVE, s] + [e - 1 for e in bots[s].remove(s, st.wcount, st)])
 
 
 # -- Fantasmagória ---------------------------------------------------------------------------
@@ -127,13 +141,8 @@ def fa_deal(rules, cards, rng):
 
 def fa_goes_on(st, hands):
     """Whether the round goes on: every seat has a card for the next trick
-    and, with option only_ghosts "end", the leader has one it may lead."""
-    r = st.rules
-    if not all(hands):
-        return False
-    if r.ghost_end and st.possessed != (1 << r.seats) - 1:
-        return any(c >> 5 != fa.GHOST for c in hands[st.leader])
-    return True
+    and the leader one it may lead (option only_ghosts "end")."""
+    return all(hands) and bool(fc.legal(st, hands[st.leader], ()))
 
 
 def fa_sacrificable(hand):
@@ -141,22 +150,23 @@ def fa_sacrificable(hand):
     return [c for c in hand if c != fa.COPO and not c & fa.CURSED]
 
 
-def fa_legal(st, hand, trick):
-    """The cards of `hand` that may be played on `trick`: a ghost leads only
-    when every seat is possessed, or from a hand of ghosts alone (option
-    only_ghosts); follow the lead suit if able (the Copo too, by option)."""
-    r = st.rules
-    lead = fc.lead_suit(trick, r.free_copo) if trick else -1
-    if lead >= 0:
-        ok = [c for c in hand if c >> 5 & 7 == lead]
-        if ok and r.copo_follows and fa.COPO in hand:
-            ok.append(fa.COPO)
-        return ok or hand
-    if trick and r.free_copo:
-        return hand          # after a led Copo, with none to follow
-    if st.possessed != (1 << r.seats) - 1:
-        return [c for c in hand if c >> 5 != fa.GHOST] or hand
-    return hand
+def fa_sacrifice(st, hands, piles, bots, rng):
+    """Each seat's bot sacrifices a card of its hand; the sacrificed cards
+    go one to each ghost pile, at random. The sacrifice's record."""
+    n = st.rules.seats
+    sac = []
+    for seat in range(n):
+        h = hands[seat]
+        b = bots[seat]
+        b.hand = h
+        c = b.sacrifice(seat, fa_sacrificable(h), st)
+        h.remove(c)
+        sac.append(c)
+    order = list(range(n))
+    rng.shuffle(order)
+    for i in range(n):
+        piles[i].append(sac[order[i]])
+    return [fa.SACRIFICE] + sac
 
 
 def fa_trick(st, hands, trick, bots):
@@ -167,7 +177,7 @@ def fa_trick(st, hands, trick, bots):
         h = hands[seat]
         b = bots[seat]
         b.hand = h
-        c = b.play(seat, fa_legal(st, h, trick), trick, st)
+        c = b.play(seat, fc.legal(st, h, trick), trick, st)
         h.remove(c)
         trick.append(c)
 
