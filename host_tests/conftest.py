@@ -32,6 +32,23 @@ def play(h, actions=()):
     return s
 
 
+def journaled(nvm, h, actions):
+    """Game h's log actions written into the flash sector `nvm` as the
+    device writes them (a frame an action or undo); (store, session)."""
+    from altar_fw.journal import Store
+    store = Store(nvm)
+    s = store.new(h)
+    for a in actions:
+        if a["do"] == "undo":
+            s.undo()
+            store.undid()
+        else:
+            t = s.mod.parse(s.rules, a)
+            s.play(t)
+            store.did(t)
+    return store, s
+
+
 def q(winner, value):
     """Quick ritual entry."""
     return {"do": "ritual", "winner": winner, "value": value}

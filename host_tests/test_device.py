@@ -13,7 +13,7 @@ from altar import log
 from altar_fw import sete_selos as screens
 from altar_fw import ui as U
 from altar_host.emulator import Device, FlashNVM, png_pixels
-from conftest import HERE, ROOT
+from conftest import HERE, ROOT, journaled
 from device_driver import BOARDS, goto, new_game, play, remove, redirect, ritual
 
 GOLDEN = os.path.join(HERE, "golden", "screens")
@@ -333,16 +333,7 @@ def test_boot_replays_undos_once_to_the_same_game(game, players, seed):
     h, actions = gen(players=players, seed=seed, undo=50)
     assert sum(1 for a in actions if a["do"] == "undo") > 10
     nvm = bytearray(b"\xff" * 16384)
-    store = journal.Store(nvm)
-    s = store.new(h)
-    for a in actions + [{"do": "undo"}] * 3:
-        if a["do"] == "undo":
-            s.undo()
-            store.undid()
-        else:
-            t = s.mod.parse(s.rules, a)
-            s.play(t)
-            store.did(t)
+    s = journaled(nvm, h, actions + [{"do": "undo"}] * 3)[1]
     again, skipped = journal.Store(nvm).load()
     assert (again.view(), skipped) == (s.view(), 0)
     assert [tuple(t) for t in again.history] == [tuple(t) for t in s.history]

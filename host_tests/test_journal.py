@@ -14,7 +14,7 @@ from altar_fw import journal as J
 from altar_fw import ui as U
 from altar_host import randomplay
 from altar_host.emulator import Device, FlashNVM
-from conftest import HERE, snapshot
+from conftest import HERE, journaled, snapshot
 
 SS3 = {"altar": 1, "game": "sete-selos", "players": ["P1", "P2", "P3"]}
 GAMES = {"sete-selos": randomplay.sete_selos_game, "fantasmagoria": randomplay.fantasmagoria_game,
@@ -92,17 +92,8 @@ def test_a_journal_from_before_the_format_byte_still_resumes():
 def _whole_game(game, seed):
     h, actions = GAMES[game](players=3 + seed % 2, seed=seed, undo=20)
     nvm = bytearray(b"\xff" * 4096)
-    store = J.Store(nvm)
-    s = store.new(h)
-    for a in actions:
-        if a["do"] == "undo":
-            s.undo()
-            store.undid()
-        else:
-            t = s.mod.parse(s.rules, a)
-            s.play(t)
-            store.did(t)
-    return nvm, store.journal.end
+    journaled(nvm, h, actions)
+    return nvm
 
 
 def _boot(nvm):
@@ -121,7 +112,7 @@ def test_any_valid_frame_in_a_real_game_boots(game, seed, edits):
     their check: the boot never raises, plays what the engine accepts, and
     leaves a journal that boots again to the same game, refusing nothing,
     and exports, every line an action the parser reads."""
-    nvm, end = _whole_game(game, seed)
+    nvm = _whole_game(game, seed)
     frames = list(J.Journal(nvm).frames())
     for i, p in edits:
         frames[i % (len(frames) - 1) + 1] = p
