@@ -140,6 +140,8 @@ EXAMPLE = os.path.join(os.path.dirname(cli.__file__), "examples", "sete-selos-4p
     ["sheet", EXAMPLE, "-o", "{out}"],
     ["dump", "{capture}", "-o", "{out}"],
     ["emulate", "--keys", "{keys}", "--export", "{out}"],
+    ["emulate", "--keys", "{keys}", "--screens", "{out}"],
+    ["emulate", "--keys", "{keys}", "--serial-log", "{out}"],
     ["simulate", "--games", "1", "--report", "{out}"],
     ["simulate", "--games", "1", "--logs", "{out}"],
     ["balance", "--games", "1", "--set", "", "--report", "{out}"],
@@ -149,7 +151,7 @@ def test_a_file_that_cannot_be_written_is_one_line(argv, tmp_path, capsys):
     that cannot be is said in one line, no traceback, and the command fails."""
     (tmp_path / "file").write_text("")
     keys = tmp_path / "keys.txt"
-    keys.write_text("ok ok ok ok ok 3\n")        # a Sete Selos game begun, so there is a log
+    keys.write_text("ok ok ok ok ok 3 export\n")   # a Sete Selos game begun, and exported
     out = str(tmp_path / "file" / "x")          # under a file: no one can write it
     argv = [a.format(out=out, capture=capture(tmp_path, GAME), keys=keys) for a in argv]
     code, _, err = run(argv, capsys)

@@ -9,7 +9,11 @@ from hypothesis import event, given, settings, strategies as st, target
 
 from altar import log
 from altar.core import Rejected, Session
-from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
+from altar import fantasmagoria as fa
+from altar.rng import Rng
+from altar_host import drivers, table
+from altar_host.bots import FaRandomBot
+from altar_host.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
 from conftest import do_checked, header, snapshot
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
@@ -181,18 +185,25 @@ def test_random_actions_keep_the_invariants(n, data):
     target(float(took.get("remove", 0)), label="removals accepted")
 
 
+def seeded(walk, players, steps, ended=bool):
+    """`walk` over 150 seeded games (players cycling through `players`):
+    the accepted actions by kind, added up, and how many games `ended`
+    (a test of the walk's second value)."""
+    import random
+    total = {}
+    count = 0
+    for seed in range(150):
+        took, end = walk(players[seed % len(players)], random.Random(seed).randint, steps)
+        for k in took:
+            total[k] = total.get(k, 0) + took[k]
+        count += ended(end)
+    return total, count
+
+
 def test_random_actions_reach_the_end_of_a_game():
     """The random walk above, seeded: it must keep reaching removals,
     redirects and the end by power, or its invariants are not tried there."""
-    import random
-    total = {}
-    power = 0
-    for seed in range(150):
-        rng = random.Random(seed)
-        took, reason = walk(2 + seed % 3, rng.randint, 60)
-        for verb in took:
-            total[verb] = total.get(verb, 0) + took[verb]
-        power += reason == "power"
+    total, power = seeded(walk, (2, 3, 4), 60, lambda reason: reason == "power")
     # measured: 1,978 rituals, 552 redirects, 327 removals, 57 ends by power
     assert total.get("remove", 0) >= 150 and total.get("redirect", 0) >= 250, total
     assert total.get("ritual", 0) >= 1000 and power >= 25, (total, power)
@@ -228,68 +239,181 @@ def test_undo_to_any_depth_is_exact(game, seed, k):
 
 FA_SUITS = ("gato", "vela", "bode", "boneca")
 CURSES = ("gato-da-sorte", "candelabro", "filipi-bode", "belleanna")
+FA_OPTIONS = (None, {"led_copo": "free"}, {"copo_follows": False}, {"track_floor": False},
+              {"only_ghosts": "end"}, {"odd_card": "dealt"})
 
 
-@st.composite
-def fa_card(draw):
-    k = draw(st.integers(0, 9))
+def fa_card(pick):
+    k = pick(0, 9)
     if k == 0:
         return ["copo"]
     if k <= 2:
-        return ["fantasma", draw(st.integers(1, 12))]
-    suit = draw(st.integers(0, 3))
-    c = [FA_SUITS[suit], draw(st.integers(1, 9))]
-    if draw(st.integers(0, 9)) == 0:
+        return ["fantasma", pick(1, 12)]
+    suit = pick(0, 3)
+    c = [FA_SUITS[suit], pick(1, 10)]
+    if pick(0, 9) == 0:
         # mostly the suit's own cursed card, now and then another's
-        c.append(CURSES[draw(st.sampled_from((suit, suit, suit, (suit + 1) % 4)))])
+        c.append(CURSES[suit if pick(0, 3) else (suit + 1) % 4])
     return c
 
 
-@st.composite
-def fa_action(draw, n):
-    kind = draw(st.integers(0, 11))
-    seat = st.integers(0, n - 1)
+def fa_random(pick, n):
+    """A random Fantasmagória action, most of them refused."""
+    kind = pick(0, 10)
+    cards = lambda: [fa_card(pick) for _ in range(n)]   # noqa: E731
     if kind <= 4:
-        return {"do": "trick", "cards": draw(st.lists(fa_card(), min_size=n, max_size=n))}
+        return {"do": "trick", "cards": cards()}
     if kind == 5:
-        return {"do": "sacrifice", "cards": draw(st.lists(fa_card(), min_size=n, max_size=n))}
+        return {"do": "sacrifice", "cards": cards()}
     if kind == 6:
-        return {"do": "sacrifice", "trump": draw(st.integers(1, 9)), "leader": draw(seat)}
+        return {"do": "sacrifice", "trump": pick(1, 10), "leader": pick(0, n - 1)}
     if kind == 7:
-        return {"do": "possess", "seat": draw(seat), "number": draw(st.integers(1, 9))}
+        return {"do": "possess", "seat": pick(0, n - 1), "number": pick(1, 10)}
     if kind == 8:
-        return {"do": "trick", "winner": draw(seat)}
+        return {"do": "trick", "winner": pick(0, n - 1)}
     if kind == 9:
-        hands = [draw(st.lists(fa_card(), max_size=2)) for _ in range(n)]
-        hands[draw(seat)] = []
+        hands = [[fa_card(pick) for _ in range(pick(0, 2))] for _ in range(n)]
+        hands[pick(0, n - 1)] = []
         return {"do": "end-round", "leftover": hands}
-    if kind == 10:
-        return {"do": "end-round", "piles": [
-            {"ghosts": draw(st.integers(0, 4)), "candelabro": int(i == 0 and n == 4),
-             "gato-da-sorte": int(i == 1), "belleanna": int(i == 2), "filipi-bode": int(i == 3)}
-            for i in range(n)]}
-    return {"do": "undo"}
+    return {"do": "end-round", "piles": [
+        {"ghosts": pick(0, 4), "candelabro": int(i == 0 and n == 4),
+         "gato-da-sorte": int(i == 1), "belleanna": int(i == 2), "filipi-bode": int(i == 3)}
+        for i in range(n)]}
 
 
-@SETTINGS
-@given(st.sampled_from([3, 4]), st.sampled_from([None, {"led_copo": "free"},
-                                                 {"copo_follows": False},
-                                                 {"track_floor": False}]), st.data())
-def test_fantasmagoria_random_actions_keep_the_invariants(n, options, data):
+class FaTable:
+    """A real table beside the session: each round dealt from the deck, the
+    hands and ghost piles kept as the accepted actions play them (and put
+    back by an undo), so that the walk can aim at what the round waits for."""
+
+    def __init__(self, s, rng):
+        self.s = s
+        self.rng = rng
+        # The cards as the deck makes them, whether or not the header names it.
+        self.rules = Session(dict(s.header, deck=DECK)).rules
+        self.cards, self.ghosts = table.fa_deck(self.rules, DECK["numbers"])
+        self.bots = [FaRandomBot(rng)] * s.rules.seats
+        self.hands = self.piles = None
+        self.round = 0
+        self.saved = []
+
+    def deal(self):
+        """A new round's deal, when the state waits for its sacrifice."""
+        st = self.s.state
+        if st.leader < 0 and self.round != st.round:
+            n = self.rules.seats
+            cards = list(self.cards)
+            self.rng.shuffle(cards)
+            self.hands = table.fa_deal(self.rules, cards, self.rng)
+            g = list(self.ghosts)
+            self.rng.shuffle(g)
+            self.piles = [g[i * 3:i * 3 + 3] for i in range(n)]
+            self.round = st.round
+
+    def aimed(self, pick):
+        """(action, then): the play the table makes now, and what to do once
+        the session took it (the table's hands and piles moved on)."""
+        st = self.s.state
+        hands = [list(h) for h in self.hands]
+        piles = [list(p) for p in self.piles]
+        if st.leader < 0:
+            t = table.fa_sacrifice(st, hands, piles, self.bots, self.rng)
+            if pick(0, 2) == 0:
+                # entered quickly: the trump and leader the cards make
+                low = min(range(1, len(t)), key=lambda i: (t[i] & 31, t[i]))
+                t = (fa.SET_TRUMP, t[low] & 31, low - 1)
+            return fa.unparse(t), lambda: self.move(hands, piles)
+        if not table.fa_goes_on(st, hands):
+            if st.quick or pick(0, 3) == 0:
+                return fa.unparse(drivers.end_piles(st, hands)), lambda: None
+            t = [fa.LEFTOVER]
+            for h in hands:
+                t += [len(h)] + h
+            return fa.unparse(t), lambda: None
+        trick = []
+        table.fa_trick(st, hands, trick, self.bots)
+        leader = st.leader
+        before = st.possessed
+
+        def then():
+            table.fa_possess(st, leader, before, hands, piles, self.rng)
+            self.move(hands, piles)
+        return fa.unparse([fa.TRICK] + trick), then
+
+    def move(self, hands, piles):
+        self.hands = hands
+        self.piles = piles
+
+    def push(self):
+        self.saved.append((self.hands, self.piles, self.round))
+
+    def pop(self):
+        self.hands, self.piles, self.round = self.saved.pop()
+
+
+def fa_walk(n, pick, steps):
+    """From a real deal, `steps` actions: most the play the table makes (its
+    cards, or now and then the same play entered quickly), the rest random
+    and mostly refused, or an undo; the invariants hold after each. Returns
+    the accepted actions by kind and whether the game ended."""
     h = {"altar": 1, "game": "fantasmagoria", "players": ["P%d" % i for i in range(n)],
-         "seed": data.draw(st.integers(0, 99))}
+         "seed": pick(0, 99)}
+    if pick(0, 3):
+        h["deck"] = DECK        # the hands counted; without it cursed cards carry their names
+    options = FA_OPTIONS[pick(0, len(FA_OPTIONS) - 1)]
     if options:
         h["options"] = options
     s = Session(h)
-    for _ in range(data.draw(st.integers(1, 80))):
-        a = data.draw(fa_action(n))
-        if s.state.leader < 0 and data.draw(st.booleans()):
-            a = {"do": "sacrifice", "trump": data.draw(st.integers(1, 9)),
-                 "leader": data.draw(st.integers(0, n - 1))}
-        if a["do"] == "undo":
+    tab = FaTable(s, Rng(pick(0, 10 ** 6)))
+    took = {}
+    for _ in range(steps):
+        if s.state.over:
+            break
+        tab.deal()
+        kind = pick(0, 9)
+        then = None
+        if kind < 7:
+            a, then = tab.aimed(pick)
+        elif kind < 9:
+            a = fa_random(pick, n)
+        else:
             if s.history:
-                s.do(a)
+                s.do({"do": "undo"})
+                tab.pop()
             invariants(s)
             continue
-        step(s, a)
+        tab.push()
+        if not step(s, a):
+            tab.saved.pop()
+            continue
+        k = a["do"] + (" cards" if "cards" in a or "leftover" in a else "")
+        took[k] = took.get(k, 0) + 1
+        if then:
+            then()
     round_trip(s)
+    return took, s.state.over
+
+
+@SETTINGS
+@given(st.sampled_from([3, 4]), st.data())
+def test_fantasmagoria_random_actions_keep_the_invariants(n, data):
+    took, over = fa_walk(n, lambda lo, hi: data.draw(st.integers(lo, hi)),
+                         data.draw(st.integers(1, 80)))
+    for k in took:
+        event("accepted %s" % k)
+    target(float(took.get("sacrifice cards", 0) + took.get("end-round cards", 0)),
+           label="carded sacrifices and leftovers accepted")
+
+
+def test_fantasmagoria_random_actions_reach_the_end_of_a_game():
+    """The walk above, seeded: it must keep playing carded sacrifices,
+    tricks and leftovers, quick entries and whole games, or its invariants
+    are not tried there."""
+    total, ended = seeded(fa_walk, (3, 4), 80)
+    # measured: 266 carded sacrifices and 172 quick, 4,741 carded tricks, 192
+    # leftovers and 155 ends as piles, 88 quick possessions and 166 quick
+    # tricks; 71 games ended
+    assert total.get("sacrifice cards", 0) >= 180 and total.get("sacrifice", 0) >= 100, total
+    assert total.get("trick cards", 0) >= 3000 and total.get("end-round cards", 0) >= 120, total
+    assert total.get("end-round", 0) >= 100 and total.get("possess", 0) >= 50, total
+    assert total.get("trick", 0) >= 100 and ended >= 45, (total, ended)

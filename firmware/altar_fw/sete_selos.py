@@ -14,7 +14,8 @@ seat's row is in its colour, the pixels' colour for that seat.
 """
 
 from altar.core import const
-from altar.sete_selos import best_removal, power_of, power_result, removals, suggest
+from altar.sete_selos import (WAIT_REDIRECT, best_removal, power_of, power_result, removals,
+                              suggest)
 from altar_fw.ui import fit, seat_options
 
 BOARD = const(20)
@@ -26,9 +27,6 @@ _OVER = const(25)
 _SCORE = const(26)
 _SHOWN = const(12)          # removal choices listed, best first
 _CELL = const(5)            # Elder e's column is _CELL + 2 * e
-# What the engine's State.wait holds while a redirect waits (altar.sete_selos'
-# own _WAIT_REDIRECT; 0: nothing waits, else a removal).
-_WAIT_REDIRECT = const(1)
 
 
 def power_if_ended(state):
@@ -72,7 +70,7 @@ class Play:
         ui = self.ui
         if not st.wait:
             ui.mode = BOARD
-        elif st.wait == _WAIT_REDIRECT:
+        elif st.wait == WAIT_REDIRECT:
             ui.options(REDIRECT, [(ui.T["elder"] % (e + 1), e + 1, e + 1) for e in range(7)
                                   if not st.rev >> e & 1], back_to=-1)
         else:

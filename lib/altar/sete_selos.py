@@ -43,10 +43,11 @@ _ALL = const(0x7F)  # every Elder revealed
 _SERIES = const(7)  # rituals per series
 _LAST = const(21)   # rituals in a game at most: 7 Elders, 3 cultists each
 
-# What the state waits for before the next ritual.
+# What the state waits for before the next ritual (State.wait; public for
+# the device's screens and the host's bots, which answer it).
 _NONE = const(0)
-_WAIT_REDIRECT = const(1)
-_WAIT_REMOVE = const(2)
+WAIT_REDIRECT = const(1)
+WAIT_REMOVE = const(2)
 
 
 _referee = None
@@ -212,12 +213,12 @@ class State:
             if v == CARDS:
                 referee().check(self, t)
         elif v == REDIRECT:
-            if self.wait != _WAIT_REDIRECT:
+            if self.wait != WAIT_REDIRECT:
                 raise Rejected("no cultist is waiting to be redirected")
             if self.rev >> t[1] & 1:
                 raise Rejected("Elder %d is revealed; choose a sealed Elder" % (t[1] + 1))
         elif v == REMOVE:
-            if self.wait != _WAIT_REMOVE:
+            if self.wait != WAIT_REMOVE:
                 raise Rejected("no removal is due now")
             if t[1] != self.wseat:
                 raise Rejected("%s removes now, not %s"
@@ -235,10 +236,10 @@ class State:
                                    % (self.seat_text(t[1]), self.cult[t[1] * 7 + e], e + 1, k))
 
     def _check_no_wait(self):
-        if self.wait == _WAIT_REDIRECT:
+        if self.wait == WAIT_REDIRECT:
             raise Rejected("%s must first redirect its cultist to a sealed Elder"
                            % self.seat_text(self.wseat))
-        if self.wait == _WAIT_REMOVE:
+        if self.wait == WAIT_REMOVE:
             raise Rejected("the rituals are over: %s must remove %d cultists"
                            % (self.seat_text(self.wseat), self.wcount))
 
@@ -319,7 +320,7 @@ class State:
             if self._won(seat):
                 return
             if seat != r.banished:
-                self.wait = _WAIT_REDIRECT
+                self.wait = WAIT_REDIRECT
                 self.wseat = seat
                 return
             while self.rev >> e & 1:
@@ -356,7 +357,7 @@ class State:
             k = self.removal_count(s)
             if k:
                 if s != r.banished:
-                    self.wait = _WAIT_REMOVE
+                    self.wait = WAIT_REMOVE
                     self.wseat = s
                     self.wcount = k
                     self.rm_next = j
@@ -389,9 +390,9 @@ class State:
 
     def view(self):
         aw = None
-        if self.wait == _WAIT_REDIRECT:
+        if self.wait == WAIT_REDIRECT:
             aw = {"do": "redirect", "seat": self.wseat}
-        elif self.wait == _WAIT_REMOVE:
+        elif self.wait == WAIT_REMOVE:
             aw = {"do": "remove", "seat": self.wseat, "count": self.wcount}
         return {
             "game": NAME,

@@ -14,6 +14,7 @@ import boards
 from altar import log
 from altar.jsonout import dumps
 from altar_fw.ui import LANGS
+from altar_host.files import save, wrote
 
 # --board spells a profile with dashes (pico-display), as the emulator's
 # flash files in the user's data folder are named.
@@ -46,24 +47,6 @@ def _read(path, read=_load):
     except log.LogError as e:
         print(e, file=sys.stderr)
     return None
-
-
-def save(path, text):
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def wrote(cmd, path, write, *args, **kw):
-    """write(*args, **kw), which writes `path` (a file or folder the user named)
-    and maybe files beside or in it: True, or False once why it could not is
-    printed in one line, as the user's to fix (a traceback would say bug)."""
-    try:
-        write(*args, **kw)
-    except OSError as e:
-        print("altar %s: cannot write %s: %s" % (cmd, e.filename or path, e.strerror),
-              file=sys.stderr)
-        return False
-    return True
 
 
 def cmd_replay(args):

@@ -33,6 +33,7 @@ import tempfile
 import boards
 from altar_fw.settings import player_names
 from altar_fw.ui import strings
+from altar_host.files import cannot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -301,7 +302,7 @@ def main(args):
         note(e)
         return 2
     except OSError as e:                    # a drive read-only, full or gone
-        note("cannot write %s: %s" % (e.filename or args.dir, e.strerror))
+        cannot("deploy", args.dir, e)
         return 2
     if exe:
         print("%d modules as .mpy, compiled by %s (%s); the packages' __init__.py as source"

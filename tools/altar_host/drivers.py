@@ -186,15 +186,16 @@ def fa_round(st, hands, piles, trick, bots, rng, play, log=None):
     for h in hands:
         t.append(len(h))
         t += h
-    quick = _piles(st, hands) if log else None
+    quick = end_piles(st, hands) if log else None
     play(t)
     if log:
         log.end(t, quick)
 
 
-def _piles(st, hands):
-    """The round's end as piles: each seat's, its leftover hand's ghosts and
-    cursed cards added (Filipi Bode only through the trick it won)."""
+def end_piles(st, hands):
+    """The round's end as piles (the quick entry of the leftover `hands`):
+    each seat's, its leftover hand's ghosts and cursed cards added (Filipi
+    Bode only through the trick it won)."""
     t = [fa.PILES]
     for seat in range(st.rules.seats):
         g, m = fc.scary(hands[seat])

@@ -31,8 +31,8 @@ import time
 
 from altar import log
 from altar_fw.journal import END
-from altar_host.cli import save, wrote
 from altar_host.console import dump_to_log
+from altar_host.files import cannot, save, wrote
 from altar_host.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
@@ -250,6 +250,9 @@ def typed(dev, chunk, serial, shot, folder="."):
                                                                        serial.path)
         except (ValueError, log.LogError) as e:     # e.g. a journal an older Altar wrote
             status = "The export (on the serial console, %s) does not replay: %s" % (serial.path, e)
+        except OSError as e:                        # the current folder is not writable
+            status = "Cannot write the export (it is on the serial console, %s): %s" % (
+                serial.path, e.strerror)
     return status
 
 
@@ -305,6 +308,16 @@ def kept(dev, args, path, aside):
 
 
 def main(args):
+    try:
+        return run(args)
+    except OSError as e:
+        # a file or folder the user named (--screens, --serial-log, --nvm)
+        # cannot be written; the flash holds the game up to there
+        cannot("emulate", args.screens or args.serial_log or args.nvm, e)
+        return 2
+
+
+def run(args):
     scripted = args.keys or args.monkey or not sys.stdin.isatty()
     script = ""
     if args.keys:

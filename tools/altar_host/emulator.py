@@ -73,7 +73,6 @@ class FlashNVM:
         self.cut_after = -1     # bytes the next write programs before the power fails
         self.chaos = None       # (per cent, rng): cut that often, at a random byte
         self.erases = 0
-        self.programs = 0
         self.writes = 0
 
     def __len__(self):
@@ -92,7 +91,6 @@ class FlashNVM:
             raise ValueError("nvm slice assignment must keep the length")
         self.writes += 1
         if all(b == 0xFF for b in self.data[start:stop]):
-            self.programs += 1
             self._program(start, value)
         else:
             # Erase the sector, then program it whole with the new content.
@@ -172,7 +170,6 @@ class Pixels:
     def __init__(self, n):
         self.buf = [0] * n
         self.shown = [0] * n
-        self.shows = 0
 
     def __len__(self):
         return len(self.buf)
@@ -189,7 +186,6 @@ class Pixels:
 
     def show(self):
         self.shown = list(self.buf)
-        self.shows += 1
 
 
 class NeoPixel(Pixels):
@@ -231,7 +227,6 @@ class FrameDisplay(busdisplay.BusDisplay):
         self.mono = mono
         self.capture = capture    # False: skip Blinka's per-pixel fill (fast runs)
         self.frame = [0] * (width * height)
-        self.refreshes = 0
 
     def _refresh_area(self, area):
         clipped = Area()
@@ -249,7 +244,6 @@ class FrameDisplay(busdisplay.BusDisplay):
             for i in range(w):
                 v = px[j * w + i]
                 self.frame[row + i] = (v >> 8 | v << 8) & 0xFFFF   # bytes come swapped
-        self.refreshes += 1
         return True
 
     def rgb(self, x, y):

@@ -9,6 +9,7 @@ taken back) and returns the game's facts object.
 from dataclasses import dataclass, field
 
 from altar.core import Session
+from altar.sete_selos import WAIT_REDIRECT
 from altar.sete_selos_cards import ritual_winner
 
 
@@ -108,8 +109,7 @@ def sete_selos(session):
         # A series ends with its last ritual's cultist placed (after any
         # redirect); the last series' board is taken again at each removal,
         # the same since removals are put back.
-        waiting = (s.view()["awaiting"] or {}).get("do")
-        if st.ritual and st.ritual % SERIES == 0 and waiting != "redirect":
+        if st.ritual and st.ritual % SERIES == 0 and st.wait != WAIT_REDIRECT:
             f.series_boards[st.ritual // SERIES] = _board(st, f.removals)
     f.view = s.view()
     f.end_board = _board(st, {})

@@ -161,9 +161,6 @@ HOST = {
     },
 }
 
-LANGS = tuple(HOST)
-
-
 class Words:
     """A language's words: `w[key]` is the device's text for a key it has,
     else the sheet's own; `w.word(key)` a device label without its slot."""

@@ -25,7 +25,7 @@ from altar import log
 from altar.core import Rejected, Session
 from altar.rng import Rng
 from altar_host import drivers, table
-from altar_host.cli import wrote
+from altar_host.files import wrote
 from altar_host.randomplay import DECK
 from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
 from altar_host.search import FaSearchBot, SearchBot

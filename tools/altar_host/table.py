@@ -108,7 +108,7 @@ def answer(st, bots):
     """The record for what the engine waits for: a redirect or a removal,
     chosen by the waiting seat's bot."""
     s = st.wseat
-    if st.view()["awaiting"]["do"] == "redirect":
+    if st.wait == ss.WAIT_REDIRECT:
         sealed = [e + 1 for e in range(7) if not st.rev >> e & 1]
         return (ss.REDIRECT, bots[s].redirect(s, sealed, st) - 1)
     return tuple([ss.REMOVE, s] + [e - 1 for e in bots[s].remove(s, st.wcount, st)])
