@@ -34,7 +34,7 @@ def test_effects_are_distinct_short_and_end_on_the_leader():
     assert lights.tick(0) and px.shown == [SEAT_COLOURS[1]] * 12
     assert not lights.tick(50)                   # nothing changed: no write
     for name in ("reveal", "insanity", "victory"):
-        lights.start(name, 1000)
+        lights.start(name)                        # timed from the next tick
         frames = []
         t = 1000
         while lights.effect is not None:
@@ -48,6 +48,21 @@ def test_effects_are_distinct_short_and_end_on_the_leader():
     assert px.shown == [BANISHED] * 12
 
 
+def test_an_effect_is_timed_from_the_first_tick_that_can_show_it():
+    """A redraw between start and the next tick (a quarter second on the
+    Pico Display) does not eat the effect's first frames."""
+    px = Pixels(1)
+    lights = Lights(px)
+    lights.seat(0)
+    lights.tick(0)
+    lights.start("reveal")
+    seen = []
+    for t in range(250, 900, 5):
+        if lights.tick(t):
+            seen.append(px.shown[0])
+    assert seen == [0xFFFFFF, 0, 0xFFFFFF, 0, SEAT_COLOURS[0]]
+
+
 def test_ticks_diff_across_the_wrap():
     assert ticks_diff(5, 3) == 2 and ticks_diff(3, 5) == -2
     assert ticks_diff(100, TICKS_WRAP - 100) == 200
@@ -59,7 +74,7 @@ def test_an_effect_started_just_before_the_wrap_ends_on_time():
     lights = Lights(px)
     lights.seat(0)
     t0 = TICKS_WRAP - 60
-    lights.start("reveal", t0)                   # "W.W.", 120 ms a frame
+    lights.start("reveal")                       # "W.W.", 120 ms a frame from the next tick
     seen = []
     for dt in range(0, 600, 10):
         lights.tick((t0 + dt) % TICKS_WRAP)
@@ -87,6 +102,7 @@ def test_a_reveal_flashes_the_pixels_on_the_device():
     for winner in (0, 1, 2):
         ritual(dev, winner, 5)
     assert dev.app.ui.event == "reveal"
+    dev.tick(5)                                         # the loop's next step
     assert dev.pixels.shown == [0xFFFFFF] * 12          # the first frame: white
     dev.tick(2000)
     leader = dev.app.ui.session.state.leader

@@ -42,7 +42,9 @@ class App:
     # -- the loop ----------------------------------------------------------------
 
     def step(self, now):
-        """Handle pending key and encoder events, then the lights."""
+        """The lights, then pending key and encoder events (what they change
+        shows on the lights at the next step, after the redraw)."""
+        self.lights.tick(now)
         ui = self.ui
         moved = False
         ev = self.event
@@ -62,7 +64,6 @@ class App:
         elif ui.told and ticks_diff(now, self.told_at) >= _TOLD_MS:
             ui.quiet()
             self.redraw(now)
-        self.lights.tick(now)
 
     def redraw(self, now):
         ui = self.ui
@@ -73,5 +74,5 @@ class App:
         rules = ui.session.rules if ui.session else None
         self.lights.seat(s.seat, getattr(rules, "banished", -1))
         if ui.event:
-            self.lights.start(ui.event, now)
+            self.lights.start(ui.event)
         self.display.refresh()

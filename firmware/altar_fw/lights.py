@@ -1,8 +1,10 @@
 """The pixels: a colour per seat, the leader's showing, and short effects.
 
-An effect (a reveal, an insanity, a victory) is a list of frames played from
-its start time by `tick(now)`, never by sleeping, so keys stay live. Pixels
-are written only when the frame changes. Works with any strip length (a
+An effect (a reveal, an insanity, a victory) is a list of frames played by
+`tick(now)`, never by sleeping, so keys stay live; its clock starts at the
+first tick after `start`, so a slow redraw before it (a quarter second on
+the Pico Display) does not eat its first frames. Pixels are written only
+when the frame changes. Works with any strip length (a
 MacroPad's 12, a Feather's single NeoPixel, the Pico Display's RGB LED).
 """
 
@@ -54,16 +56,18 @@ class Lights:
             self.colour = c
             self.frame = -2
 
-    def start(self, name, now):
+    def start(self, name):
         if name in EFFECTS:
             self.effect = EFFECTS[name]
-            self.t0 = now
+            self.t0 = None        # set by the next tick
             self.frame = -2
 
     def tick(self, now):
         """Bring the pixels up to date; True if they changed."""
         f = -1
         if self.effect is not None:
+            if self.t0 is None:
+                self.t0 = now
             f = ticks_diff(now, self.t0) // _STEP    # ticks_ms wraps at 2**29
             if f >= len(self.effect):
                 self.effect = None
