@@ -3,15 +3,18 @@ display drivers where they matter: the driver starts the panel as the
 library documents it, the keys, pixels and knob are on the board's pins, and
 the MacroPad's knob turns the way adafruit_macropad does."""
 
+import shutil
 import types
 
 import adafruit_displayio_sh1107
 import adafruit_st7789
 import displayio
 import i2cdisplaybus
+import pytest
 
 import boards
 from altar_fw import ui as U
+from altar_host import board_emu
 from altar_host.emulator import Device, Hardware, I2C
 
 
@@ -124,3 +127,18 @@ def test_the_macropad_knob_turned_clockwise_is_next():
     assert ui.sel == 1
     dev.turn(-2)
     assert ui.sel == len(ui.opts) - 1    # anticlockwise past the first wraps round
+
+
+def test_the_emulated_rp2040_runs_each_board_on_its_profiles_pins():
+    """tools/rp2040/run.mjs's presets (its --describe) put the NeoPixels and
+    the knob where the profiles do: the knob's first pin (the first to fall
+    in a clockwise turn) is the one rotaryio is given first."""
+    if not shutil.which("node"):
+        pytest.skip("node is not installed: the runner's presets cannot be read")
+    assert set(board_emu.BOARDS) == {name.replace("_", "-") for name in boards.PROFILES}
+    for name in board_emu.BOARDS:
+        b = board_emu.board(name)
+        pins = boards.load(name).emulated()["pins"]
+        assert b.get("neopixel") == pins.get("NEOPIXEL"), name
+        knob = boards.load(name).emulated().get("knob")
+        assert b.get("knob") == ([pins[n] for n in knob] if knob else None), name

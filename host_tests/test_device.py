@@ -180,8 +180,9 @@ def play_two_player_game(dev, shot=None):
         play(dev, a)
 
 
-def tour(dev, shots=None):
-    """Play TOUR by keys; shots(name) is called at each screen's first sight."""
+def tour(dev, shots=None, shortcut=False):
+    """Play TOUR by keys; shots(name) is called at each screen's first sight;
+    shortcut: options taken by their number keys where the board has them."""
     h, actions = TOUR
     seen = set()
 
@@ -192,22 +193,22 @@ def tour(dev, shots=None):
     shot("new-game")
     dev.press("ok")
     shot("players")
-    goto(dev, [o[1] for o in dev.app.ui.opts].index(3))
-    goto(dev, h["first"])
+    goto(dev, [o[1] for o in dev.app.ui.opts].index(3), shortcut)
+    goto(dev, h["first"], shortcut)
     for i, a in enumerate(actions):
         if a["do"] == "ritual" and i > 12:
             shot("board")
             dev.press("ok")
             shot("winner")
-            goto(dev, a["winner"])
+            goto(dev, a["winner"], shortcut)
             shot("value")
-            goto(dev, a["value"] - 1)
+            goto(dev, a["value"] - 1, shortcut)
             continue
         if a["do"] == "redirect":
             shot("redirect")
         elif a["do"] == "remove":
             shot("remove")
-        play(dev, a)
+        play(dev, a, shortcut)
     shot("over")
     dev.press("ok")
     shot("menu")

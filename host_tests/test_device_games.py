@@ -270,26 +270,35 @@ def fa_tour(dev, shot):
     pick(dev, 0)
     shot("fa-winner")
     pick(dev, 2)
-    for rnd, piles in enumerate(([(3, 1), (1, 0), (0, 0), (2, 8)], [(2, 0), (1, 0), (1, 0), (0, 0)],
-                                 [(0, 0), (2, 0), (1, 0), (1, 0)])):
+    for rnd, piles in enumerate(FA_PILES):
         if rnd:
             pick(dev, 4 + rnd)
             pick(dev, rnd)
-        dev.press("ok")
-        pick(dev, 2)                     # end round
-        for seat, (ghosts, cursed) in enumerate(piles):
-            if seat == 0 and rnd == 0:
-                shot("fa-ghosts")
-            pick(dev, ghosts)
-            for bit in range(4):
-                if cursed >> bit & 1:
-                    pick(dev, bit)
-            if seat == 0 and rnd == 0:
-                shot("fa-cursed")
-            pick(dev, 9)
+        fa_end_round(dev, piles, shot if rnd == 0 else None)
         if rnd == 0:
             shot("fa-round-2")
     shot("fa-over")
+
+
+# fa_tour's piles: (ghosts, cursed cards' bits) per seat, each round
+FA_PILES = ([(3, 1), (1, 0), (0, 0), (2, 8)], [(2, 0), (1, 0), (1, 0), (0, 0)],
+            [(0, 0), (2, 0), (1, 0), (1, 0)])
+
+
+def fa_end_round(dev, piles, shot=None):
+    """From the round's board: end the round with these piles."""
+    dev.press("ok")
+    pick(dev, 2)                     # end round
+    for seat, (ghosts, cursed) in enumerate(piles):
+        if seat == 0 and shot:
+            shot("fa-ghosts")
+        pick(dev, ghosts)
+        for bit in range(4):
+            if cursed >> bit & 1:
+                pick(dev, bit)
+        if seat == 0 and shot:
+            shot("fa-cursed")
+        pick(dev, 9)
 
 
 def ra_tour(dev, shot):

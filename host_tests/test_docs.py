@@ -352,3 +352,19 @@ def test_nothing_points_outside_the_repository_for_docs():
                 if needle in f.read():
                     found.append(name)
     assert not found, found
+
+
+@pytest.mark.parametrize("board", ["macropad", "pico-display", "feather-oled"])
+def test_the_readmes_real_firmware_pictures_are_the_hosts_screens(board):
+    """docs/BOARD-emulated.png, which the README shows as what real
+    CircuitPython drew in rp2040js after tools/rp2040/two-rituals.keys
+    (board_emu --png; the Pico's command is run by test_real_firmware.py),
+    is the host emulator's screen after the same keys."""
+    from altar_host.emulator import Device, png_pixels
+    dev = Device(board)
+    with open(os.path.join(ROOT, "tools", "rp2040", "two-rituals.keys"), encoding="utf-8") as f:
+        for line in f:
+            for w in line.split("#")[0].split():
+                dev.press(w)
+    with open(os.path.join(ROOT, "docs", "%s-emulated.png" % board), "rb") as f:
+        assert png_pixels(f.read()) == png_pixels(dev.png(scale=2))

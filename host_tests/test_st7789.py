@@ -13,6 +13,7 @@ import busdisplay
 import displayio
 
 import boards
+from altar_host import displaylog as L
 from altar_host import st7789 as S
 from altar_host.emulator import Device, DigitalInOut, Hardware, SPI, png_pixels
 from conftest import HERE
@@ -104,9 +105,9 @@ def test_the_real_drivers_stream_decodes_to_what_displayio_shows(monkeypatch, tm
     assert len({r for r in want[2]}) > 1           # not a blank screen
 
     path = tmp_path / "spi.txt"
-    path.write_text(S.encode([r for c, d in INIT for r in ((False, bytes([c])), (True, d))]
+    path.write_text(L.encode([r for c, d in INIT for r in ((False, bytes([c])), (True, d))]
                              + wire.runs))
-    assert png_pixels(S.decode(str(path)).png()) == want
+    assert png_pixels(L.decode(str(path), S.Panel()).png()) == want
 
 
 # -- the golden screen, sent as CircuitPython's core sends it -------------------------------
@@ -143,10 +144,10 @@ def test_the_golden_pico_display_screen_round_trips(tmp_path):
     path = tmp_path / "spi.txt"
     # one native row a RAMWR, as the firmware's log from run.mjs shows (CircuitPython
     # 10 on the RP2040), and 7 rows a window, wrapping row to row
-    path.write_text(S.encode(core_stream(golden[2], chunk_rows=7)))
-    assert (240, 135, S.decode(str(path)).rgb()) == golden
-    path.write_text(S.encode(core_stream(golden[2], chunk_rows=1)))
-    panel = S.decode(str(path))
+    path.write_text(L.encode(core_stream(golden[2], chunk_rows=7)))
+    assert (240, 135, L.decode(str(path), S.Panel()).rgb()) == golden
+    path.write_text(L.encode(core_stream(golden[2], chunk_rows=1)))
+    panel = L.decode(str(path), S.Panel())
     assert (240, 135, panel.rgb()) == golden
     assert panel.pixels == 135 * 240 and not panel.dropped and not panel.unhandled
     assert png_pixels(panel.png()) == golden
@@ -303,20 +304,20 @@ def test_unknown_commands_are_counted():
 
 def test_the_runners_log_format_parses():
     """tools/rp2040/FORMAT.md's lines; what else the parser reads."""
-    assert S.parse_line("C 2a 1.234567") == (False, b"\x2a", 1.234567)
-    assert S.parse_line("D 0000003f") == (True, bytes.fromhex("0000003f"), None)
-    assert S.parse_line("C 2a") == (False, b"\x2a", None)
-    assert S.parse_line("d 00 35 00BB") == (True, b"\x00\x35\x00\xbb", None)
-    assert S.parse_line("  # a note") is None and S.parse_line("") is None
-    text = S.encode([(False, b"\x2c"), (True, bytes(5000))], times=[0.5, 0.5])
+    assert L.parse_line("C 2a 1.234567") == ("C", b"\x2a", 1.234567)
+    assert L.parse_line("D 0000003f") == ("D", bytes.fromhex("0000003f"), None)
+    assert L.parse_line("C 2a") == ("C", b"\x2a", None)
+    assert L.parse_line("d 00 35 00BB") == ("D", b"\x00\x35\x00\xbb", None)
+    assert L.parse_line("  # a note") is None and L.parse_line("") is None
+    text = L.encode([(False, b"\x2c"), (True, bytes(5000))], times=[0.5, 0.5])
     assert text.splitlines()[0] == "# altar-spi 1"
     assert text.splitlines()[1] == "C 2c 0.500000"
     assert [len(line) for line in text.splitlines()[2:4]] == [2 + 8192, 2 + 1808]
     assert text.splitlines()[-1] == "# end 0.500000 5001"
-    assert [(d, len(b), t) for d, b, t in S.parse(text.splitlines())] == [
-        (False, 1, 0.5), (True, 4096, None), (True, 904, None)]
+    assert [(d, len(b), t) for d, b, t in L.parse(text.splitlines())] == [
+        ("C", 1, 0.5), ("D", 4096, None), ("D", 904, None)]
     try:
-        list(S.parse(["# altar-spi 2"]))
+        list(L.parse(["# altar-spi 2"]))
         raise AssertionError("version 2 read")
     except ValueError:
         pass
@@ -332,17 +333,17 @@ def test_decode_checks_the_end_line_and_stops_at_a_time(tmp_path):
         frame += [(False, b"\x2c"), (True, px(colour) * (135 * 240))]
     times = [0.0] * 5 + [1.0] * 6 + [2.0] * 6
     path = tmp_path / "spi.txt"
-    path.write_text(S.encode(runs + frame, times))
-    assert S.decode(str(path)).rgb()[0][:3] == bytes.fromhex("00fc00")
-    at_1 = S.decode(str(path), until=1.5)
+    path.write_text(L.encode(runs + frame, times))
+    assert L.decode(str(path), S.Panel()).rgb()[0][:3] == bytes.fromhex("00fc00")
+    at_1 = L.decode(str(path), S.Panel(), until=1.5)
     assert at_1.rgb()[0][:3] == bytes.fromhex("f80000") and at_1.time == 1.0
     moments = [0.5, 1.0, 1.5, 2.5]
-    assert S.glass_at(str(path), moments) == [S.decode(str(path), until=t).rgb()
-                                             for t in moments]
+    assert L.glass_at(str(path), moments, S.Panel()) == [
+        L.decode(str(path), S.Panel(), until=t).rgb() for t in moments]
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:-3] + lines[-1:]) + "\n")   # a lost D line
     try:
-        S.decode(str(path))
+        L.decode(str(path), S.Panel())
         raise AssertionError("a truncated log decoded")
     except ValueError as e:
         assert "end line counts" in str(e)

@@ -135,15 +135,8 @@ def board_image(tmp, data, mpy, reps):
         shutil.copy(os.path.join(data, fn), drive)
     with open(os.path.join(drive, "code.py"), "w") as f:
         f.write("import speed_driver\nspeed_driver.main('', %d, %d, True)\n" % (reps, KEYS_SEED))
-    img = os.path.join(tmp, "circuitpy.img")
-    # As ../shared/rp2040/run.sh builds CIRCUITPY: 1 MiB FAT12, no MBR.
-    for cmd in (["mkfs.fat", "-C", img, "1024", "-S", "512", "-s", "1", "-F", "12", "-n", "CIRCUITPY"],
-                ["mcopy", "-s", "-i", img] + [os.path.join(drive, x) for x in sorted(os.listdir(drive))]
-                + ["::/"]):
-        rc, so, se = run(cmd, {"MTOOLS_SKIP_CHECK": "1"})
-        if rc:
-            sys.exit("bench_speed: %s failed: %s" % (cmd[0], so + se))
-    return img
+    from altar_host import board_emu
+    return board_emu.fat_image(drive, os.path.join(tmp, "circuitpy.img"))
 
 
 def on_board(img, penalties):

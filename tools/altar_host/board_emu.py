@@ -1,19 +1,22 @@
-"""Altar on real CircuitPython in an emulated Pico + Pico Display Pack.
+"""Altar on real CircuitPython in an emulated RP2040 board: the Pico with the
+Display Pack, the MacroPad, the Feather RP2040 with the OLED FeatherWing.
 
-The firmware is CircuitPython 10.3 for the Raspberry Pi Pico (console on
-UART0) from ../shared/rp2040 (ALTAR_RP2040 names another folder), run by
-tools/rp2040/run.mjs in rp2040js 1.4.1 under Node.
+The firmware is CircuitPython 10.3 for each board (its console on a UART)
+from ../shared/rp2040 (ALTAR_RP2040 names another folder), run by
+tools/rp2040/run.mjs in rp2040js 1.4.1 under Node; the runner's --board
+preset (firmware, console, flash size, display bus and panel, NeoPixel and
+knob pins) is the one list of what each board is there (`board(name)`).
 
     from altar_host import board_emu
-    drive = board_emu.make_drive(tmpdir)             # altar deploy + the PyPI libraries
-    r = board_emu.run(drive, max_sec=8, spi=True)    # boots it
+    drive = board_emu.make_drive(tmpdir, "macropad")  # altar deploy + the PyPI libraries
+    r = board_emu.run(drive, "macropad", max_sec=8, spi=True)   # boots it
     r.console, r.summary["ramwr_bursts"], r.spi_path, r.nvm_path
 
 make_drive lays out the drive with `altar deploy` (altar_host.deploy.deploy)
 and adds the CircuitPython libraries its requirements.txt names from their PyPI
 packages (pip download, pinned in LIBS, cached in tools/rp2040/pip-cache or
 ALTAR_CP_LIBS_CACHE), compiled to .mpy as circup would install them from the
-bundle. run builds the 1 MiB FAT12 CIRCUITPY image with mkfs.fat + mcopy
+bundle. run builds the board's FAT12 CIRCUITPY image with mkfs.fat + mcopy
 (as ../shared/rp2040/run.sh does) and runs node.
 """
 
@@ -27,23 +30,23 @@ import zipfile
 
 from altar_fw.ui import LANGS
 from altar_host import deploy as _deploy
+from altar_host import displaylog
+from altar_host.emulator import Pixels, rgb_led
 
 ROOT = _deploy.ROOT
 RUNNER_DIR = os.path.join(ROOT, "tools", "rp2040")
 RUNNER = os.path.join(RUNNER_DIR, "run.mjs")
 XIP = os.path.join(ROOT, "tools", "rp2040_bench", "xip.mjs")
 SHARED = os.environ.get("ALTAR_RP2040") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
-UF2 = os.path.join(SHARED, "firmware", "circuitpython-10.3.0-alpha.4-raspberry_pi_pico-uart0.uf2")
 MPY_CROSS = os.path.join(os.path.dirname(SHARED), "circuitpython", "bin", "mpy-cross")
 CACHE = os.environ.get("ALTAR_CP_LIBS_CACHE") or os.path.join(RUNNER_DIR, "pip-cache")
 
-# The Pico Display Pack: buttons (held low = pressed), the ST7789's SPI0 pins.
-PINS = {"A": 12, "B": 13, "X": 14, "Y": 15}
-DC, CS = 16, 17
+BOARDS = ("pico-display", "macropad", "feather-oled")   # the boards run.mjs runs
 RAMWR = 0x2C
-# Emulated s from a key's release to the next press in key_presses: more than
-# a redraw takes (0.2 s for a whole screen), so each screen can be seen.
+# Emulated s from a key's release to the next press in `inputs`: more than
+# a redraw takes (0.3 s for a whole screen), so each screen can be seen.
 GAP = 0.35
+DETENT = 0.008      # emulated s a knob's detent takes in run.mjs (4 steps, 2 ms each)
 
 # requirements.txt's names (deploy.REQUIREMENTS, a profile's LIBS) -> PyPI packages,
 # pinned (the versions checked here).
@@ -59,16 +62,40 @@ class Unavailable(Exception):
     """What the emulated board needs is missing (the message says what)."""
 
 
-def missing(install=False):
+_BOARD = {}
+
+
+def board(name="pico-display"):
+    """The board as run.mjs runs it (its --describe): uf2 (the firmware's
+    path), uart, flashMB, drive_kb (CIRCUITPY's size), panel (the decoder's
+    module: st7789, sh1106, sh1107), spi/dc/cs or i2c {sda, scl, addr}, and
+    where it has them neopixel (the pin) and knob (the pins, the first to
+    fall in a clockwise turn). Needs node."""
+    if name not in _BOARD:
+        p = subprocess.run(["node", RUNNER, "--board", name, "--describe"], capture_output=True,
+                           text=True, env=dict(os.environ, ALTAR_RP2040=SHARED), timeout=60)
+        if p.returncode:
+            raise ValueError("run.mjs --board %s: %s" % (name, p.stderr.strip()))
+        _BOARD[name] = json.loads(p.stdout)
+    return _BOARD[name]
+
+
+def panel(name):
+    """A new model of this board's panel, to decode its display log into
+    the glass (altar_host.displaylog)."""
+    return displaylog.panel(board(name)["panel"])
+
+
+def missing(install=False, name="pico-display"):
     """Why the emulated board cannot run here, or None. With install=True,
     runs `npm ci` in tools/rp2040 when its node_modules is missing."""
-    for what, path in (("the shared rp2040 folder", SHARED), ("the firmware", UF2),
-                       ("the bootrom", os.path.join(SHARED, "bootrom.mjs"))):
-        if not os.path.exists(path):
-            return "%s is missing: %s" % (what, path)
     for exe in ("node", "mkfs.fat", "mcopy"):
         if not shutil.which(exe):
             return "%s is not installed (apt-get install -y nodejs dosfstools mtools)" % exe
+    for what, path in (("the shared rp2040 folder", SHARED), ("the firmware", board(name)["uf2"]),
+                       ("the bootrom", os.path.join(SHARED, "bootrom.mjs"))):
+        if not os.path.exists(path):
+            return "%s is missing: %s" % (what, path)
     if not os.path.isdir(os.path.join(RUNNER_DIR, "node_modules", "rp2040js")):
         if not install:
             return "rp2040js is not installed: npm ci --prefix tools/rp2040"
@@ -190,13 +217,15 @@ def probes(console, kind):
     return out
 
 
-def fat_image(drive, image):
-    """The 1 MiB FAT12 CIRCUITPY image of folder `drive` (no MBR, as
-    CircuitPython formats it)."""
+def fat_image(drive, image, name="pico-display"):
+    """The CIRCUITPY image of folder `drive` for this board: FAT12 without an
+    MBR, as CircuitPython formats the flash after its first MiB (1 MiB on the
+    Pico's 2 MiB flash, 7 MiB on the others' 8)."""
     if os.path.exists(image):
         os.remove(image)
-    subprocess.run(["mkfs.fat", "-C", image, "1024", "-S", "512", "-s", "1", "-F", "12",
-                    "-n", "CIRCUITPY"], check=True, capture_output=True)
+    kb = board(name)["drive_kb"]
+    subprocess.run(["mkfs.fat", "-C", image, str(kb), "-S", "512", "-s", "1" if kb <= 1024 else "4",
+                    "-F", "12", "-n", "CIRCUITPY"], check=True, capture_output=True)
     entries = [os.path.join(drive, n) for n in sorted(os.listdir(drive))]
     if entries:
         subprocess.run(["mcopy", "-s", "-i", image] + entries + ["::/"], check=True,
@@ -221,17 +250,60 @@ class Result:
         return None
 
 
-def key_presses(keyed, start, keys=("A", "B", "X", "Y"), gap=GAP):
-    """The host emulator's key presses (emulator.Device.keyed: key number,
-    ms held) as button presses on the board from emulated second `start`:
-    [(button, t0, t1)], each press `gap` s after the last release. `keys`:
-    the board profile's KEYS (its keypad's buttons in key-number order)."""
+def inputs(dev, start, gaps=None):
+    """The host emulator's inputs (emulator.Device.keyed: a key number and
+    the ms it was held, or ("turn", detents)) as the board's, from emulated
+    second `start`: ("press", GPIO, t0, t1) or ("turn", detents, t0, t1),
+    each input starting gaps[i - 1] s (GAP without gaps) after the last one
+    ended. A key's GPIO is the pin the profile's build() gave keypad for it
+    on the host."""
+    pins = [p.gpio for p in dev.keys.pins]
     out = []
     t = start
-    for k, hold in keyed:
-        out.append((keys[k], t, t + hold / 1000))
-        t += hold / 1000 + gap
+    for i, (k, v) in enumerate(dev.keyed):
+        if k == "turn":
+            out.append(("turn", v, t, t + abs(v) * DETENT))
+        else:
+            out.append(("press", pins[k], t, t + v / 1000))
+        t = out[-1][3] + (gaps[i] if gaps else GAP)
     return out
+
+
+def sent(dev, colours):
+    """Colours (0xRRGGBB, as emulator.Device.lit gives them) as the board's
+    LEDs get them, to compare with `led_frames`: a NeoPixel strip's bytes
+    (G, R, B a pixel, hex), each scaled as CircuitPython's pixelbuf does by
+    int(brightness * 256) / 256; an RGB LED's colour as it is."""
+    if not isinstance(dev.pixels, Pixels):
+        return colours
+    k = int(dev.pixels.brightness * 256)
+    return bytes(v * k // 256 for c in colours
+                 for v in (c >> 8 & 0xFF, c >> 16, c & 0xFF)).hex()
+
+
+def led_frames(summary, dev, since=0.0):
+    """[(t, what the LEDs show)] from emulated second `since`: each NeoPixel
+    frame (its bytes, hex), or the RGB LED's colours after each show (its
+    three PWM outputs' compare values, which CircuitPython makes the duty
+    cycle itself at the 1 kHz the profile asks: TOP 65534). `dev` is the
+    host emulator's board, for its LEDs' pins."""
+    if isinstance(dev.pixels, Pixels):
+        return [(f["t"], f["bytes"]) for f in summary["pixels"] if f["t"] >= since]
+    out = []
+    cc = {}
+    slices = [pin.gpio >> 1 & 7 for pin in dev.hardware.rgb]
+    for w in summary["pwm"]:
+        cc[w["slice"]] = (w["cc"], w["top"])
+        if any(cc.get(n, (0, 0))[1] != 65534 for n in slices):
+            continue        # a PWMOut being set up: its frequency is not yet the profile's
+        duties = [cc[n][0] >> 16 if pin.gpio & 1 else cc[n][0] & 0xFFFF
+                  for n, pin in zip(slices, dev.hardware.rgb)]
+        frame = [rgb_led(duties)]
+        if out and w["t"] - out[-1][0] < 0.002:
+            out[-1] = (out[-1][0], frame)        # one show: its three writes
+        elif not out or frame != out[-1][1]:
+            out.append((w["t"], frame))
+    return [f for f in out if f[0] >= since]
 
 
 def journal_writes(summary, gap=0.001):
@@ -248,47 +320,53 @@ def journal_writes(summary, gap=0.001):
     return out
 
 
-def press_spec(presses):
-    """[(button or pin, t0, t1), ...] -> run.mjs's PIN@T0:T1,..."""
-    return ",".join("%d@%g:%g" % (PINS.get(b, b) if isinstance(b, str) else b, t0, t1)
-                    for b, t0, t1 in presses)
+def input_args(events):
+    """Board inputs (see `inputs`) -> run.mjs's --press PIN@T0:T1,... and
+    --turn +N@T,... options."""
+    presses = ",".join("%d@%g:%g" % (v, t0, t1) for kind, v, t0, t1 in events if kind == "press")
+    turns = ",".join("%+d@%g" % (v, t0) for kind, v, t0, t1 in events if kind == "turn")
+    return (["--press", presses] if presses else []) + (["--turn", turns] if turns else [])
 
 
-def run(drive=None, image=None, max_sec=10, until=None, until_frames=None, presses=(),
-        nvm=None, stop_at=None, spi=False, dump_nvm=False, dump_flash=False, workdir=None,
-        timeout=None, uf2=UF2, xip_penalty=None):
-    """Boot the drive folder (or a FAT `image`) on the emulated Pico. spi,
-    dump_nvm, dump_flash: True for a file in workdir (a temporary folder if
-    None) or a path. nvm: a file to seed microcontroller.nvm. Raises
-    Unavailable when something is missing. until_frames=N stops when the
-    N-th RAMWR burst (screen refresh) has ended: 1 is Altar's first screen.
-    xip_penalty: cycles a flash read costs when it misses the XIP cache, with
-    tools/rp2040_bench/xip.mjs's cache model (None: rp2040js's, no misses)."""
-    why = missing(install=True)
+def run(drive=None, name="pico-display", image=None, max_sec=10, until=None, until_frames=None,
+        events=(), nvm=None, stop_at=None, spi=False, dump_nvm=False, dump_flash=False,
+        workdir=None, timeout=None, xip_penalty=None):
+    """Boot the drive folder (or a FAT `image`) on the emulated board `name`.
+    spi, dump_nvm, dump_flash: True for a file in workdir (a temporary folder
+    if None) or a path; spi logs the display's bytes (tools/rp2040/FORMAT.md).
+    nvm: a file to seed microcontroller.nvm. events: the board's inputs (see
+    `inputs`). Raises Unavailable when something is missing. until_frames=N
+    stops when the N-th burst of display data has ended: on the Pico Display
+    and the Feather, whose profiles start their display with auto_refresh
+    off, 1 is Altar's first screen (the MacroPad's built-in display draws
+    CircuitPython's console first). xip_penalty: cycles a flash read costs
+    when it misses the XIP cache, with tools/rp2040_bench/xip.mjs's cache
+    model (None: rp2040js's, no misses)."""
+    why = missing(install=True, name=name)
     if why:
         raise Unavailable(why)
     workdir = workdir or tempfile.mkdtemp(prefix="altar-emu-")
     os.makedirs(workdir, exist_ok=True)
     if image is None:
-        image = fat_image(drive, os.path.join(workdir, "circuitpy.img"))
+        image = fat_image(drive, os.path.join(workdir, "circuitpy.img"), name)
 
-    def out(flag, name):
+    def out(flag, file):
         if not flag:
             return None
-        return flag if isinstance(flag, str) else os.path.join(workdir, name)
+        return flag if isinstance(flag, str) else os.path.join(workdir, file)
     spi_path, nvm_path = out(spi, "spi.log"), out(dump_nvm, "nvm.bin")
     flash_path = out(dump_flash, "circuitpy-after.img")
     json_path = os.path.join(workdir, "run.json")
     cmd = ["node", RUNNER] if xip_penalty is None else ["node", XIP, RUNNER_DIR, "--xip-penalty",
                                                         str(xip_penalty)]
-    cmd += ["--uf2", uf2, "--fs", image, "--max-sec", str(max_sec), "--json", json_path]
+    cmd += ["--board", name, "--fs", image, "--max-sec", str(max_sec), "--json", json_path]
     for opt, val in (("--until", until), ("--until-frames", until_frames), ("--nvm", nvm),
                      ("--stop-at", stop_at),
                      ("--spi", spi_path), ("--dump-nvm", nvm_path),
-                     ("--dump-flash", flash_path),
-                     ("--press", press_spec(presses) if presses else None)):
+                     ("--dump-flash", flash_path)):
         if val is not None:
             cmd += [opt, str(val)]
+    cmd += input_args(events)
     p = subprocess.run(cmd, capture_output=True, timeout=timeout or 60 + 5 * max_sec)
     summary = {}
     if os.path.exists(json_path):
@@ -333,78 +411,86 @@ KEY_WORDS = ("prev", "next", "ok", "back", "undo")
 FIRST_PRESS = 5.0     # emulated s: --keys start once the first screen is out
 
 
-def keys_to_presses(text, lang="pt"):
-    """Key words (as `altar emulate --keys`: prev next ok back undo; # starts
-    a comment) -> the board's button presses, as the host emulator's Pico
-    Display makes them from FIRST_PRESS on. Raises ValueError on another word."""
+def keys_to_inputs(text, name="pico-display", lang="pt"):
+    """Key words (as `altar emulate --keys`: prev next ok back undo, and 1-7
+    on the MacroPad; # starts a comment) -> the board's inputs, as the host
+    emulator's board makes them from FIRST_PRESS on. Raises ValueError on a
+    word the board cannot press."""
     from altar_host.emulator import Device
-    dev = Device("pico-display", capture=False, lang=lang)
+    dev = Device(name, capture=False, lang=lang)
     for n, line in enumerate(text.splitlines(), 1):
         for w in line.split("#")[0].split():
-            if w not in KEY_WORDS:
-                raise ValueError("line %d: %r is not a key word (%s)" % (n, w, " ".join(KEY_WORDS)))
+            if w not in KEY_WORDS and not (w.isdigit() and dev.can(w)):
+                raise ValueError("line %d: %r is not a key word of %s (%s)"
+                                 % (n, w, name, " ".join(KEY_WORDS)))
             dev.press(w)
-    return key_presses(dev.keyed, FIRST_PRESS)
+    return inputs(dev, FIRST_PRESS)
 
 
 def main(argv=None):
-    """python -m altar_host.board_emu [--keys FILE] [--png FILE] [--py] [--lang pt|en]
-    [--max-sec S] [--press B@T0:T1,...] [--keep DIR]: deploy Altar for the
-    Pico Display with the probe code.py (add_probe), boot it on real
+    """python -m altar_host.board_emu [--board B] [--keys FILE] [--png FILE] [--py]
+    [--lang pt|en] [--max-sec S] [--press KEY@T0:T1,...] [--keep DIR]: deploy
+    Altar for the board with the probe code.py (add_probe), boot it on real
     CircuitPython in rp2040js, press the keys, print the console and the
     boot's figures, and save the screen the panel shows at the end (whole
     games: tools/bench_board.py)."""
     import argparse
+    from altar_host.emulator import Device
     ap = argparse.ArgumentParser(description=main.__doc__)
-    ap.add_argument("--keys", help="a file of key words (prev next ok back undo), pressed "
-                                   "from %g s on, one every %.2f s after the last" % (FIRST_PRESS, GAP))
-    ap.add_argument("--png", help="save the panel's last screen (decoded from the SPI bytes)")
+    ap.add_argument("--board", default="pico-display", choices=BOARDS)
+    ap.add_argument("--keys", help="a file of key words (prev next ok back undo; 1-7 on the "
+                                   "MacroPad), pressed from %g s on, one every %.2f s after the "
+                                   "last" % (FIRST_PRESS, GAP))
+    ap.add_argument("--png", help="save the panel's last screen (decoded from the display's bytes)")
     ap.add_argument("--lang", default="pt", choices=LANGS)
     ap.add_argument("--py", action="store_true", help="ship .py, not .mpy")
     ap.add_argument("--max-sec", type=float, default=8,
                     help="emulated s to run (with --keys: at least until the last key's screen)")
-    ap.add_argument("--press", default="", help="A@6:6.15,Y@7:7.1 (buttons A B X Y or GPIOs)")
-    ap.add_argument("--keep", help="folder for the drive, image, SPI log and NVM (kept)")
+    ap.add_argument("--press", default="",
+                    help="A@6:6.15,Y@7:7.1 (the board's keys by their legends, or GPIOs)")
+    ap.add_argument("--keep", help="folder for the drive, image, display log and NVM (kept)")
     a = ap.parse_args(argv)
-    presses = []
+    events = []
     try:
         if a.keys:
             with open(a.keys, encoding="utf-8") as f:
-                presses = keys_to_presses(f.read(), a.lang)
+                events = keys_to_inputs(f.read(), a.board, a.lang)
+        legends = {}
+        if a.press:
+            dev = Device(a.board, capture=False)
+            legends = dict(zip(dev.profile.KEYS, [p.gpio for p in dev.keys.pins]))
         for p in filter(None, a.press.split(",")):
             b, win = p.split("@")
             t0, t1 = win.split(":")
-            presses.append((b if b in PINS else int(b), float(t0), float(t1)))
+            events.append(("press", legends[b] if b in legends else int(b), float(t0), float(t1)))
     except (OSError, ValueError) as e:
         print("board_emu: %s" % e, file=sys.stderr)
         return 2
-    max_sec = round(max([a.max_sec] + [t1 + GAP + 0.5 for _, _, t1 in presses]), 3)
+    max_sec = round(max([a.max_sec] + [t1 + GAP + 0.5 for _, _, _, t1 in events]), 3)
     work = a.keep or tempfile.mkdtemp(prefix="altar-emu-")
     drive = os.path.join(work, "drive")
     if os.path.isdir(drive):
         shutil.rmtree(drive)
     try:
-        add_probe(make_drive(drive, mpy_cross=None if a.py else "default", lang=a.lang))
-        r = run(drive, max_sec=max_sec, presses=presses, spi=True, dump_nvm=True, workdir=work)
+        add_probe(make_drive(drive, a.board, mpy_cross=None if a.py else "default", lang=a.lang))
+        r = run(drive, a.board, max_sec=max_sec, events=events, spi=True, dump_nvm=True,
+                workdir=work)
     except Unavailable as e:
-        print("board_emu: the emulated Pico cannot run: %s" % e, file=sys.stderr)
+        print("board_emu: the emulated %s cannot run: %s" % (a.board, e), file=sys.stderr)
         return 2
     sys.stdout.write(r.console)
     sys.stderr.write(r.stderr)
     start = r.line_time("code.py output:")
-    bursts = r.summary.get("ramwr_bursts", [])
-    print("code.py starts at %.3f s" % start if start else "code.py did not start")
-    if start and bursts:
-        print("first screen %.3f-%.3f s (%.3f s after code.py starts)"
-              % (bursts[0]["start"], bursts[0]["end"], bursts[0]["end"] - start))
     drawn = probes(r.console, "redraw")
+    print("code.py starts at %.3f s" % start if start else "code.py did not start")
     if drawn:
+        print("first screen drawn at %.3f s (%.3f s after code.py starts)"
+              % (drawn[0][1], drawn[0][1] - start))
         print("gc.mem_free() after the first screen: %d, after the last: %d"
               % (drawn[0][2], drawn[-1][2]))
     if a.png:
-        from altar_host import st7789
         with open(a.png, "wb") as f:
-            f.write(st7789.decode(r.spi_path).png(scale=2))
+            f.write(displaylog.decode(r.spi_path, panel(a.board)).png(scale=2))
         print("the last screen: %s" % a.png)
     print("files in %s" % work)
     return r.code

@@ -194,6 +194,7 @@ class NeoPixel(Pixels):
     def __init__(self, pin, n, *, bpp=3, brightness=1.0, auto_write=True, pixel_order=None):
         super().__init__(n)
         self.pin = pin
+        self.brightness = brightness
 
 
 class Encoder:
@@ -268,6 +269,12 @@ def _rgb(v, mono):
     if mono:     # an OLED pixel is on or off
         return (255, 255, 255) if r * 3 + g * 6 + b > 1280 else (0, 0, 0)
     return r, g, b
+
+
+def rgb_led(duties):
+    """The colour (0xRRGGBB) an RGB LED shows whose red, green and blue are
+    active low PWM outputs at these duty cycles (0..0xFFFF)."""
+    return sum((0xFFFF - d) >> 8 << 16 - 8 * i for i, d in enumerate(duties))
 
 
 # -- the board a profile's build() runs on ---------------------------------------------
@@ -468,7 +475,7 @@ class Device:
         self.boots = 0
         self.cuts = 0
         self.pressed = []          # every key word pressed, in order
-        self.keyed = []            # every key pressed: (key number, ms held)
+        self.keyed = []            # every input: (key number, ms held) or ("turn", detents)
         self.boot()
 
     def screen(self, width, height):
@@ -522,6 +529,7 @@ class Device:
 
     def turn(self, clicks):
         """Turn the knob `clicks` detents clockwise (negative: anticlockwise)."""
+        self.keyed.append(("turn", clicks))
         self.encoder.turn(clicks)
         self.tick(40)
 
@@ -539,8 +547,7 @@ class Device:
         if isinstance(self.pixels, Pixels):
             return self.pixels.shown
         duty = {p.pin: p.duty_cycle for p in self.hardware.pwms}
-        return [sum((0xFFFF - duty[pin]) >> 8 << 16 - 8 * i
-                    for i, pin in enumerate(self.hardware.rgb))]
+        return [rgb_led([duty[pin] for pin in self.hardware.rgb])]
 
     def png(self, scale=1):
         d = self.display

@@ -38,16 +38,8 @@ column 186 - y, row 40 + x; the glass covers memory columns 52..186 and rows
 40; MADCTL 0x00, MX|MV, MX|MY, MV|MY) all land on exactly that memory in
 this model, which backs both the glass and the MV/MX/MY reading above.
 
-The stream file (decode): tools/rp2040/FORMAT.md, "altar-spi 1", the log
-`run.mjs --spi FILE` writes: a header "# altar-spi 1"; "C 2a 1.234567", a
-command byte (D/C low) and the emulated time it was sent, in seconds; "D
-0000003f", data bytes (D/C high), consecutive D lines being one run; "#"
-comments, the last one "# end <seconds> <bytes logged>", which decode()
-checks against the bytes it read (a truncated log raises). Also read: "C"
-lines without a time, several command bytes on one "C" line, spaces inside
-hex. decode(path, until=t) stops before the first command sent after t: the
-glass as it was at emulated time t. Another format: give decode() a `parse`
-yielding (is_data, bytes, seconds or None) for each run.
+The bytes come from the runner's log (altar_host.displaylog: decode,
+glass_at), or from `feed` and `send` directly.
 """
 
 import collections
@@ -263,6 +255,14 @@ class Panel:
     # -- the glass --------------------------------------------------------------------
 
     @property
+    def width(self):
+        return self.view.width
+
+    @property
+    def height(self):
+        return self.view.height
+
+    @property
     def lit(self):
         """The glass shows the memory: the chip awake and the display on."""
         return self.on and not self.asleep
@@ -286,135 +286,3 @@ class Panel:
 
     def png(self, scale=1, raw=False):
         return png_rgb(self.view.width, self.view.height, b"".join(self.rgb(raw)), scale)
-
-
-# -- the runner's stream file ---------------------------------------------------------------
-
-FORMAT = "altar-spi"
-VERSION = 1
-LINE_BYTES = 4096      # most data bytes the runner puts on one D line
-
-
-def parse_line(line):
-    """(is_data, bytes, seconds or None) for a line "C 2a 1.5", "C 2a",
-    "D 003500bb" or "D 00 35"; None for a blank line or a comment."""
-    line = line.strip()
-    if not line or line.startswith("#"):
-        return None
-    kind, _, rest = line.partition(" ")
-    kind = kind.upper()
-    if kind == "C":
-        words = rest.split()
-        t = float(words[1]) if len(words) > 1 else None
-        return False, bytes.fromhex(words[0]), t
-    if kind == "D":
-        return True, bytes.fromhex(rest.replace(" ", "")), None
-    raise ValueError("not a C or D line: %r" % line[:40])
-
-
-class Log:
-    """The runs of a stream file's lines (iterate: (is_data, bytes, seconds));
-    after them, `version` from the header, `end` (seconds, bytes) from the
-    "# end" line, `logged` the bytes read."""
-
-    def __init__(self, lines):
-        self.lines = lines
-        self.version = None
-        self.end = None
-        self.logged = 0
-
-    def __iter__(self):
-        for n, line in enumerate(self.lines):
-            words = line.split()
-            if n == 0 and words[:2] == ["#", FORMAT]:
-                self.version = int(words[2])
-                if self.version != VERSION:
-                    raise ValueError("%s %s: this decoder reads version %d" % (
-                        FORMAT, self.version, VERSION))
-                continue
-            if words[:2] == ["#", "end"] and len(words) >= 4:
-                self.end = (float(words[2]), int(words[3]))
-                continue
-            run = parse_line(line)
-            if run is not None:
-                self.logged += len(run[1])
-                yield run
-
-
-def parse(lines):
-    """The runs (is_data, bytes, seconds or None) of a stream file's lines."""
-    return iter(Log(lines))
-
-
-def decode(path, panel=None, parse=None, until=None):
-    """The panel after the stream in `path`; `until`: only the commands sent
-    at emulated time <= until (seconds), and their data. A log whose "# end"
-    line counts other bytes than it holds raises ValueError."""
-    panel = panel if panel is not None else Panel()
-    with open(path, encoding="ascii") as f:
-        log = Log(f) if parse is None else None
-        for is_data, data, t in (log if log is not None else parse(f)):
-            if until is not None and t is not None and t > until:
-                return panel
-            if t is not None:
-                panel.time = t
-            panel.feed(is_data, data)
-    if log is not None and log.end is not None and log.end[1] != log.logged:
-        raise ValueError("%s: the end line counts %d bytes, the log holds %d" % (
-            path, log.end[1], log.logged))
-    return panel
-
-
-def glass_at(path, times, panel=None):
-    """The glass (Panel.rgb()) at each emulated time of `times` (ascending),
-    from one pass over the stream file: decode(path, until=t) for every t."""
-    panel = panel if panel is not None else Panel()
-    out = []
-    with open(path, encoding="ascii") as f:
-        for is_data, data, t in Log(f):
-            while len(out) < len(times) and t is not None and t > times[len(out)]:
-                out.append(panel.rgb())
-            if len(out) == len(times):
-                return out
-            if t is not None:
-                panel.time = t
-            panel.feed(is_data, data)
-    while len(out) < len(times):
-        out.append(panel.rgb())
-    return out
-
-
-def encode(runs, times=None):
-    """A stream file's text for runs of (is_data, bytes), as run.mjs writes
-    it; times: each run's emulated seconds (a command's is written)."""
-    out = ["# %s %d\n" % (FORMAT, VERSION)]
-    total = 0
-    t = 0.0
-    for i, (is_data, data) in enumerate(runs):
-        data = bytes(data)
-        total += len(data)
-        if times is not None:
-            t = times[i]
-        if is_data:
-            out += ["D %s\n" % data[j:j + LINE_BYTES].hex()
-                    for j in range(0, len(data), LINE_BYTES)]
-        else:
-            out += ["C %02x %.6f\n" % (c, t) for c in data]
-    out.append("# end %.6f %d\n" % (t, total))
-    return "".join(out)
-
-
-def main(argv=None):
-    """python -m altar_host.st7789 STREAM OUT.png [SCALE]"""
-    import sys
-    args = sys.argv[1:] if argv is None else argv
-    p = decode(args[0])
-    with open(args[1], "wb") as f:
-        f.write(p.png(int(args[2]) if len(args) > 2 else 1))
-    print("%d commands, %d pixels written, unhandled %s, %s" % (
-        sum(p.commands.values()), p.pixels, dict(p.unhandled) or "none",
-        "lit" if p.lit else "dark"))
-
-
-if __name__ == "__main__":
-    main()
