@@ -54,7 +54,7 @@ LIBS = {
     "adafruit_bitmap_font": "adafruit-circuitpython-bitmap-font==2.5.1",
     "adafruit_st7789": "adafruit-circuitpython-st7789==2.1.5",
     "adafruit_displayio_sh1107": "adafruit-circuitpython-displayio-sh1107==2.0.6",
-    "neopixel": "adafruit-circuitpython-neopixel",
+    "neopixel": "adafruit-circuitpython-neopixel==6.4.2",
 }
 
 
@@ -236,8 +236,10 @@ def fat_image(drive, image, name="pico-display"):
 class Result:
     """A run: code (node's exit status), console (UART text), stderr (the
     runner's [run] lines), summary (run.mjs --json: reason, emulated, wall,
-    lines [[t, text]...], spi_bytes, ramwr_bursts [{start, end, bytes}...],
-    flash, nvm_writes [{op, at, start, end}...]), and the paths spi_path, nvm_path, flash_path (None if not asked)."""
+    lines [[t, text]...], spi_bytes, ramwr_bursts [{start, end, bytes}...]:
+    the display's data, flash, nvm_writes [{op, at, start, end}...], pixels
+    [{start, t, bytes}...]: NeoPixel frames, pwm [{t, slice, cc, top, on}...]),
+    and the paths spi_path, nvm_path, flash_path (None if not asked)."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
