@@ -16,9 +16,11 @@ def goto(dev, index, shortcut=False):
         dev.press(str(num))
         return
     n = len(ui.opts)
-    fwd = (index - ui.sel) % n
-    word = "next" if fwd <= n - fwd else "prev"
-    for _ in range(min(fwd, n - fwd)):
+    # from no selection (-1) next selects the first option, prev the last
+    fwd, back = ((index - ui.sel) % n, (ui.sel - index) % n) if ui.sel >= 0 else (index + 1,
+                                                                                  n - index)
+    word = "next" if fwd <= back else "prev"
+    for _ in range(min(fwd, back)):
         dev.press(word)
     assert ui.sel == index
     dev.press("ok")
@@ -47,7 +49,17 @@ def new_game(dev, players, first, shortcut=False):
     assert ui.mode == screens.BOARD
 
 
-def ritual(dev, winner, value, shortcut=False):
+def read_on(dev):
+    """OK through what Sete Selos says after an entry on a screen of its
+    own: the revealed Elder that sends a cultist elsewhere, a new series."""
+    ui = dev.app.ui
+    T = ui.T
+    while ui.mode == U.INFO and ui.screen.title.startswith(
+            (T["revealed"].split("%")[0], T["series"].split("%")[0])):
+        dev.press("ok")
+
+
+def ritual(dev, winner, value, shortcut=False, read=True):
     ui = dev.app.ui
     assert ui.mode == screens.BOARD
     dev.press("ok")
@@ -56,11 +68,15 @@ def ritual(dev, winner, value, shortcut=False):
     goto(dev, value_of(dev, winner), shortcut)
     assert ui.mode == screens.VALUE
     goto(dev, value_of(dev, value), shortcut)
+    if read:
+        read_on(dev)
 
 
-def redirect(dev, elder, shortcut=False):
+def redirect(dev, elder, shortcut=False, read=True):
     assert dev.app.ui.mode == screens.REDIRECT
     goto(dev, value_of(dev, elder), shortcut)
+    if read:
+        read_on(dev)
 
 
 def remove(dev, index):

@@ -14,7 +14,7 @@ from altar_fw import sete_selos as screens
 from altar_fw import ui as U
 from altar_host.emulator import Device, FlashNVM, png_pixels
 from conftest import HERE, ROOT, journaled
-from device_driver import BOARDS, goto, new_game, play, remove, redirect, ritual
+from device_driver import BOARDS, goto, new_game, play, read_on, redirect, remove, ritual
 
 GOLDEN = os.path.join(HERE, "golden", "screens")
 # ALTAR_PLAYERS as a table sets it: none, 4 names, fewer names than seats
@@ -92,18 +92,31 @@ def test_whole_game_by_key_presses(board, players):
                 assert dev.text()[0] == ui.T["resumed"] and dev.app.ui.session.view() == view
                 reboots += 1
             else:
-                ritual(dev, rng.randrange(st.rules.seats), rng.randrange(1, 8), rng.random() < 0.5)
+                ritual(dev, rng.randrange(st.rules.seats), rng.randrange(1, 8), rng.random() < 0.5,
+                       read=False)
+        elif ui.mode == U.INFO:
+            # what the board does not say, on a screen of its own
+            T = ui.T
+            if st.wait:         # the winner's Elder was revealed: +1 insanity, a redirect
+                v = ui.play.value
+                assert st.rev >> (v - 1) & 1 and dev.text()[0] == T["revealed"] % v
+                assert " ".join(dev.text()[1:]).startswith(ui.names[st.wseat])
+                visits += 1
+            else:               # a new series, and who deals it
+                assert st.ritual % 7 == 0 and dev.text()[0] == T["series"] % (st.ritual // 7 + 1)
+                assert ui.names[st.first] in " ".join(dev.text()[1:])
+            dev.press("ok")
         elif ui.mode == screens.REDIRECT:
             # the screen follows the engine's wait codes, which the device reads itself
             assert ui.session.view()["awaiting"] == {"do": "redirect", "seat": st.wseat}
             assert dev.text()[0] == U.fit(ui.T["move_to"], (ui.names[st.wseat],))
-            redirect(dev, rng.choice([o[1] for o in ui.opts]), rng.random() < 0.5)
+            redirect(dev, rng.choice([o[1] for o in ui.opts]), rng.random() < 0.5, read=False)
         else:
             assert ui.mode == screens.REMOVE, dev.text()
             assert ui.session.view()["awaiting"] == {"do": "remove", "seat": st.wseat,
                                                      "count": st.wcount}
             assert dev.text()[0] == U.fit(ui.T["removes"], (ui.names[st.wseat], st.wcount))
-            assert dev.text()[1].endswith(" *")      # the engine's suggestion, first
+            assert ("*" + ui.T["elder_abbr"]) in dev.text()[1]    # the engine's suggestion, first
             remove(dev, 0 if rng.random() < 0.7 else rng.randrange(len(ui.opts)))
     v = dev.app.ui.session.view()
     title = dev.text()[0]
@@ -203,6 +216,10 @@ def tour(dev, shots=None, shortcut=False):
             goto(dev, a["winner"], shortcut)
             shot("value")
             goto(dev, a["value"] - 1, shortcut)
+            ui = dev.app.ui
+            if ui.mode == U.INFO:
+                shot("revealed" if ui.session.state.wait else "series")
+            read_on(dev)
             continue
         if a["do"] == "redirect":
             shot("redirect")
@@ -220,8 +237,8 @@ def test_golden_screens(board):
     dev = Device(board)
     got = {}
     tour(dev, lambda name: got.__setitem__(name, dev.png()))
-    assert sorted(got) == sorted(["new-game", "players", "board", "winner", "value", "redirect",
-                                  "remove", "over", "menu"])
+    assert sorted(got) == sorted(["new-game", "players", "board", "winner", "value", "revealed",
+                                  "redirect", "series", "remove", "over", "menu"])
     os.makedirs(GOLDEN, exist_ok=True)
     for name, data in sorted(got.items()):
         path = os.path.join(GOLDEN, "%s-%s.png" % (board, name))

@@ -44,8 +44,10 @@ def check_fantasmagoria(dev):
         assert rows[3:5] == [(T["totals"] % "").strip(), " ".join(cells)]
     else:       # the names too long for one row: two seats a row
         assert rows[3:5] == ["  ".join(cells[:2]), "  ".join(cells[2:])]
-    marks = "".join(str(i + 1) if st.possessed >> i & 1 else "." for i in range(st.rules.seats))
-    assert rows[1] == (T["possessed"] % marks)[:14]
+    # who is possessed, by seat number ("-": nobody), and the trick in play
+    marks = " ".join(str(i + 1) for i in range(st.rules.seats) if st.possessed >> i & 1)
+    assert rows[1] == T["possessed"] % (marks or "-") and len(rows[1]) <= 14
+    assert rows[2] == T["trump_lbl"] % (st.tricks + 1) and len(rows[2]) <= 14
     assert ui.screen.big == st.trump and dev.app.canvas.big == st.trump
 
 
@@ -100,7 +102,12 @@ def test_whole_game_by_key_presses(board, game, players):
             for i in range(len(names))]
         assert len(st.rounds) == 3
     elif len(st.winners) == 1:
-        assert title == U.fit(T["wins"], (names[st.winners[0]],))
+        # a tie on points that the cards in hand broke is said
+        tied = st.scores.count(st.scores[st.winners[0]]) > 1
+        assert title == U.fit(T["wins_hand" if tied else "wins"], (names[st.winners[0]],))
+        assert dev.text()[1:1 + len(names)] == [
+            T["ra_row"] % (dev.app.ui.play.cells[i], st.scores[i], st.hands[i])
+            for i in range(len(names))]
     else:
         assert title == T["shared"]
     view = dev.app.ui.session.view()
@@ -125,7 +132,7 @@ def test_fantasmagoria_screens_follow_the_rules():
         goto(dev, value_of(dev, 1))      # Possession
         goto(dev, value_of(dev, seat - 1))
         goto(dev, value_of(dev, number))
-    assert dev.app.ui.screen.big == 7 and dev.text()[1].startswith("Possessed 1.3")
+    assert dev.app.ui.screen.big == 7 and dev.text()[1] == "Poss.: 1 3"
     dev.press("ok")
     goto(dev, value_of(dev, 2))          # End round, while the possessions' trick is open:
     assert dev.text() == ["End round", "A possession waits", "for its trick: enter",
@@ -150,7 +157,11 @@ def test_fantasmagoria_screens_follow_the_rules():
     goto(dev, value_of(dev, 0))
     goto(dev, value_of(dev, 9))
     st = dev.app.ui.session.state
-    assert st.rounds == [[11, 2, 0]] and dev.text()[0] == "Sacrifice: trump?"
+    # the round's scares, read before the next sacrifice
+    assert st.rounds == [[11, 2, 0]] and dev.text()[:4] == [
+        "Round 1: scares", "P1  +11  total 11", "P2  +2  total 2", "P3  +0  total 0"]
+    dev.press("back")
+    assert dev.text()[0] == "Sacrifice: trump?"
 
 
 def test_ritos_final_round_banner_bonus_and_hands():
@@ -196,11 +207,27 @@ def chunks(board, game, players, seed):
     out = [[]]
     for w in words:
         before = dev.nvm.writes
-        dev.press(w)
+        # an OK that only leaves what the device said after an action (a
+        # reboot boots to the game without it): "ok!", pressed if it shows
+        w = "ok!" if w == "ok" and telling(dev) else w
+        dev.press(w.strip("!"))
         out[-1].append(w)
         if dev.nvm.writes != before:
             out.append([])
     return [c for c in out if c]
+
+
+def telling(dev):
+    """The device shows what an action did, to read and leave with OK (a
+    message, Sete Selos' reveal or series, Fantasmagória's round summary)."""
+    ui = dev.app.ui
+    return ui.mode == U.INFO or (ui.mode >= 20 and not ui.opts
+                                 and ui.mode not in (ui.play.MAIN, ui.play.OVER))
+
+
+def press_word(dev, w):
+    if w != "ok!" or telling(dev):
+        dev.press(w.strip("!"))
 
 
 @pytest.mark.parametrize("game,players", [(0, 3), (FANTASMAGORIA, 4), (RITOS, 3)])
@@ -211,14 +238,14 @@ def test_power_cut_at_every_byte_of_every_write_in_every_game(game, players):
     parts = chunks("macropad", game, players, 100 + game)
     ref = Device("macropad", capture=False)
     for w in parts[0]:
-        ref.press(w)
+        press_word(ref, w)
     cuts = 0
     dev = Device("macropad", capture=False)      # reflashed and rebooted for each cut
     for part in parts[1:]:
         before = bytes(ref.nvm.data)
         view = ref.app.ui.session.view()
         for w in part:
-            ref.press(w)
+            press_word(ref, w)
         after = ref.app.ui.session.view()
         for k in range(64):
             dev.nvm = FlashNVM()
@@ -226,7 +253,7 @@ def test_power_cut_at_every_byte_of_every_write_in_every_game(game, players):
             dev.cuts = 0
             dev.boot()
             for w in part[:-1]:
-                dev.press(w)
+                press_word(dev, w)
             dev.nvm.cut_after = k
             dev.press(part[-1])
             if not dev.cuts:
@@ -235,7 +262,7 @@ def test_power_cut_at_every_byte_of_every_write_in_every_game(game, players):
             cuts += 1
             assert dev.app.ui.session.view() == view
             for w in part:
-                dev.press(w)
+                press_word(dev, w)
             assert dev.app.ui.session.view() == after
             dev.boot()
             assert dev.app.ui.session.view() == after
@@ -299,6 +326,17 @@ def fa_end_round(dev, piles, shot=None):
         if seat == 0 and shot:
             shot("fa-cursed")
         pick(dev, 9)
+    ui = dev.app.ui
+    if not ui.session.state.over:
+        # the round's scares, each seat's and the track, read before the sacrifice
+        st = ui.session.state
+        assert dev.text()[0] == ui.T["round_end"] % (st.round - 1)
+        assert dev.text()[1:1 + st.rules.seats] == [
+            ui.T["round_row"] % (ui.short[i], st.rounds[-1][i], st.track[i])
+            for i in range(st.rules.seats)]
+        if shot:
+            shot("fa-summary")
+        dev.press("ok")
 
 
 def ra_tour(dev, shot):
@@ -455,7 +493,7 @@ def test_names_from_the_settings_show_and_go_into_the_journal():
     dev.press("undo")
     assert " ".join(dev.text()[1:]).strip() == "Caio won ritual 1 with 5"
     dev.press("ok")
-    assert dev.text()[1:5] == ["Ana", "Bia", "Caio", "Duda"]     # the winner's options
+    assert dev.text()[1:5] == ["1 Ana", "2 Bia", "3 Caio", "4 Duda"]     # numbered by their keys
     header = json.loads(dev.export().splitlines()[0])
     assert header["players"] == ["Ana", "Bia", "Caio", "Duda"]
     dev.players = ""             # the settings changed: the game keeps its names
@@ -555,3 +593,146 @@ def test_power_now_is_the_end_by_power_as_if_it_came_now():
     assert seen_removal
     dev.press("back")
     assert "Power now" not in [o[0] for o in dev.app.ui.opts]     # over: the result says it
+
+
+@pytest.mark.parametrize("game,players", [(0, 4), (FANTASMAGORIA, 3), (RITOS, 3)])
+def test_a_value_key_takes_the_option_whose_number_it_shows(game, players):
+    """One rule for every list: on the MacroPad each option a value key
+    picks shows its number first, no two share one, and key N takes the
+    option numbered N wherever the list has scrolled (random games, value
+    keys and arrows mixed)."""
+    dev = Device("macropad", capture=False, lang="pt")
+    press = dev.press
+    checked = picked = 0
+
+    def checked_press(word):
+        nonlocal checked, picked
+        ui = dev.app.ui
+        want = None
+        if word.isdigit() and ui.opts:
+            want = [o[1] for o in ui.opts if o[2] == int(word)]
+            chosen = []
+            ui_chosen = ui._chosen
+            ui._chosen = lambda v: (chosen.append(v), ui_chosen(v))
+        press(word)
+        if want is not None:
+            del ui._chosen
+            assert chosen == want, (word, want, chosen)
+            picked += 1
+        if ui.opts and not ui.told and not ui.notice:
+            numbers = [o[2] for o in ui.opts if o[2]]
+            assert len(numbers) == len(set(numbers)), ui.opts
+            labels = {o[2]: o[0] for o in ui.opts if o[2]}
+            for row in dev.text()[1:1 + len(ui.screen.lines)]:
+                row = row.rstrip(" ↑↓")
+                head, _, label = row.partition(" ")
+                n = int(head.lstrip("+")) if head.lstrip("+").isdigit() else 0
+                if n in labels:     # its number first, or a label that begins with it
+                    assert labels[n].startswith(label) or labels[n].startswith(row), (row, ui.opts)
+                else:
+                    assert row.startswith("  ") or row not in [o[0] for o in ui.opts if o[2]], row
+            checked += 1
+    dev.press = checked_press
+    random_game(dev, random.Random(25 + game), game, players)
+    assert checked > 50 and picked > 10
+
+
+def test_ritos_two_quick_oks_after_points_enter_points_again():
+    """After a score the turn's choice still offers Points first: OK, OK
+    is more points, never the end of the turn by haste."""
+    dev = Device("feather-oled", capture=False, lang="pt")
+    goto(dev, RITOS)
+    goto(dev, value_of(dev, 3))
+    goto(dev, value_of(dev, 0))
+    dev.press("ok")
+    goto(dev, value_of(dev, 0))
+    goto(dev, value_of(dev, 3))          # P1 scores 3
+    dev.press("ok")
+    dev.press("ok")
+    ui = dev.app.ui
+    assert ui.mode != ra_screens.TURN and ui.session.state.turn == 0
+    assert dev.text()[0] == U.fit(ui.T["points_q"], (ui.names[0],))
+
+
+def back_steps(dev, steps):
+    """Each (action, title) of `steps`: do it, and the screen's title is
+    then `title`; then BACK goes through the titles in reverse."""
+    titles = []
+    for act, title in steps:
+        act()
+        assert dev.text()[0] == title, (title, dev.text())
+        titles.append(title)
+    for title in reversed(titles[:-1]):
+        dev.press("back")
+        assert dev.text()[0] == title, (title, dev.text())
+
+
+def test_back_steps_back_one_question_in_every_game():
+    """One rule for BACK: one question back within an entry; from its
+    first question, the board."""
+    dev = Device("macropad", capture=False, lang="en")
+    T = dev.app.ui.T
+    from device_driver import new_game
+    new_game(dev, 3, 0)
+    board = dev.text()[0]
+    back_steps(dev, [(lambda: dev.press("ok"), T["winner_q"] % 1),
+                     (lambda: dev.press("2"), U.fit(T["won_with"], ("P2",)))])
+    dev.press("back")
+    assert dev.text()[0] == board
+    # Fantasmagória: trump, leader; the board's choice, possession seat, its number
+    dev = Device("macropad", capture=False, lang="en")
+    goto(dev, FANTASMAGORIA)
+    goto(dev, value_of(dev, 4))
+    back_steps(dev, [(lambda: None, T["trump_q"]), (lambda: dev.press("5"), T["leader_q"])])
+    assert dev.app.ui.opts[dev.app.ui.sel][1] == 5        # back on the trump chosen
+    dev.press("5")
+    dev.press("1")
+    board = dev.text()[0]
+    back_steps(dev, [(lambda: dev.press("ok"), board), (lambda: dev.press("2"), T["poss_q"]),
+                     (lambda: dev.press("3"), U.fit(T["poss_num"], ("P3",)))])
+    dev.press("back")
+    assert dev.text()[0] == board and dev.app.ui.mode == fa_screens.BOARD
+    # the piles: a seat's ghosts go back to the last seat's cursed cards
+    dev.press("ok")
+    dev.press("3")                       # end round
+    back_steps(dev, [(lambda: None, U.fit(T["ghosts_q"], ("P1",))),
+                     (lambda: dev.press("1"), U.fit(T["cursed_q"], ("P1",))),
+                     (lambda: goto(dev, value_of(dev, 9)), U.fit(T["ghosts_q"], ("P2",)))])
+    # Ritos Ancestrais: points back to the turn's choice, a hand count to the last one
+    dev = Device("macropad", capture=False, lang="en")
+    goto(dev, RITOS)
+    goto(dev, value_of(dev, 2))
+    goto(dev, value_of(dev, 0))
+    turn = dev.text()[0]
+    back_steps(dev, [(lambda: dev.press("ok"), turn), (lambda: dev.press("1"),
+                                                        U.fit(T["points_q"], ("P1",)))])
+    dev.press("back")
+    assert dev.app.ui.mode == ra_screens.TURN
+
+
+def test_a_list_longer_than_the_screen_shows_where_more_rows_wait():
+    dev = Device("pico-display", capture=False, lang="en")
+    ui = dev.app.ui
+    goto(dev, RITOS)
+    goto(dev, value_of(dev, 3))
+    goto(dev, value_of(dev, 0))
+    dev.press("ok")
+    goto(dev, value_of(dev, 0))          # points: 16 options, 4 rows
+    rows = dev.text()[1:5]
+    assert rows[3].endswith("↓") and not rows[0].endswith("↑")
+    for _ in range(6):
+        dev.press("next")
+    rows = dev.text()[1:5]
+    assert rows[0].endswith("↑") and rows[3].endswith("↓") and len(rows[0]) == U.COLS
+    assert ui.opts[ui.sel][0] in rows[ui.screen.cursor]
+
+
+def test_four_players_see_the_boards_legend_until_the_first_key():
+    """No row is free for the legend with 4 players: the first board's title."""
+    from device_driver import new_game
+    dev = Device("feather-oled", capture=False, lang="pt")
+    new_game(dev, 4, 0)
+    assert dev.text()[0] == dev.app.ui.T["board_legend"]
+    dev.press("ok")
+    dev.press("back")
+    assert dev.text()[0].startswith("R1")

@@ -11,9 +11,10 @@ from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-SETE = ("new-game", "players", "board", "winner", "value", "redirect", "remove", "over", "menu")
+SETE = ("new-game", "players", "board", "winner", "value", "revealed", "redirect", "series",
+        "remove", "over", "menu", "names-power")
 FA = ("fa-trump", "fa-leader", "fa-board", "fa-trick", "fa-possessed", "fa-number", "fa-ghosts",
-      "fa-cursed", "fa-over")
+      "fa-cursed", "fa-summary", "fa-round-2", "fa-over")
 RA = ("ra-turn", "ra-action", "ra-points", "ra-final", "ra-end", "ra-bonus", "ra-hands", "ra-over")
 SHEETS = (("screens-macropad", "macropad", SETE, 2), ("screens-pico-display", "pico-display", SETE, 1),
           ("screens-feather-oled", "feather-oled", SETE, 2),

@@ -10,7 +10,7 @@ sink.
 
 from altar.core import const
 from altar_fw.canvas import Canvas
-from altar_fw.inputs import NEXT, PREV, Presses, ticks_diff
+from altar_fw.inputs import NEXT, PREV, VALUE, Presses, ticks_diff
 from altar_fw.journal import Store
 from altar_fw.lights import Lights
 from altar_fw.ui import Ui
@@ -34,7 +34,10 @@ class App:
         self.canvas = Canvas(display.width, display.height, font, scale, colours[0], colours[1])
         display.auto_refresh = False
         display.root_group = self.canvas.group
-        self.ui = Ui(self.store, seed, lang, players)
+        numbered = False
+        for short, _ in keymap:
+            numbered = numbered or short > VALUE
+        self.ui = Ui(self.store, seed, lang, players, numbered)
         self.ui.boot()
         self.ui.say_settings()
         self.redraw(0)

@@ -24,6 +24,7 @@ _POSS_NUM = const(26)
 _GHOSTS = const(27)
 _CURSED = const(28)
 _OVER = const(29)
+_SUMMARY = const(30)
 _DONE = const(9)
 # The cursed cards a pile may hold, as the engine's bit per suit, and their
 # string keys; the candelabro (vela) is out of a 3-player game.
@@ -71,11 +72,28 @@ class Play:
         ui.options(_TRICK, opts)
 
     def back(self):
-        """From the sacrifice the round waits for, the menu; else the board."""
-        if self.ui.mode == _TRUMP:
-            self.ui.menu()
+        """One question back: from the sacrifice the round waits for, the
+        menu; from an entry's first question (the board's choice), the
+        board; a pile's ghosts go back to the last pile's cursed cards."""
+        ui = self.ui
+        m = ui.mode
+        st = ui.session.state
+        if m == _TRUMP:
+            ui.menu()
+        elif m == _LEADER:
+            ui.options(_TRUMP, self._numbers(), sel=self.trump - st.rules.lo)
+        elif m == _WINNER or m == _POSS_SEAT or m == _GHOSTS and not self.piles:
+            self.open()
+        elif m == _POSS_NUM:
+            ui.options(_POSS_SEAT, self._unpossessed(st))
+            ui.sel = [o[1] for o in ui.opts].index(self.seat)
+        elif m == _GHOSTS:
+            self.ghosts, self.cursed = self.piles.pop()
+            self._ask_cursed(0)
+        elif m == _CURSED:
+            self._ask_ghosts(self.ghosts)
         else:
-            self.ui.enter()       # leaves a half-made entry
+            ui.enter()            # the board (or the summary read)
 
     def chosen(self, v):
         """The sacrifice's trump, then its leader; the board's entry (a
@@ -94,7 +112,7 @@ class Play:
             if v == 0:
                 ui.options(_WINNER, seat_options(ui.names), sel=st.leader)
             elif v == 1:
-                ui.options(_POSS_SEAT, seat_options(ui.names, lambda s: not st.possessed >> s & 1))
+                ui.options(_POSS_SEAT, self._unpossessed(st))
             elif st.open:
                 ui.info(ui.T["end_round"], ui.T["end_round_wait_text"])
             else:
@@ -126,13 +144,17 @@ class Play:
                 for bit, _, name in _CURSES:
                     p[name] = c >> bit & 1
                 piles.append(p)
-            ui.act({"do": "end-round", "piles": piles})
+            if ui.act({"do": "end-round", "piles": piles}) and ui.mode == _TRUMP:
+                ui.options(_SUMMARY, [])      # the round's scares, read before the sacrifice
 
-    def _ask_ghosts(self):
+    def _unpossessed(self, st):
+        return seat_options(self.ui.names, lambda s: not st.possessed >> s & 1)
+
+    def _ask_ghosts(self, sel=0):
         left = self.ui.session.rules.ghosts
         for g, _ in self.piles:
             left -= g
-        self.ui.options(_GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)])
+        self.ui.options(_GHOSTS, [(str(g), g, g if g < 8 else 0) for g in range(left + 1)], sel)
 
     def _ask_cursed(self, sel):
         """The cursed cards no earlier pile of this round holds, to toggle."""
@@ -141,11 +163,12 @@ class Play:
         for _, c in self.piles:
             taken |= c
         opts = []
-        for bit, key, _ in _CURSES:
+        for i in range(len(_CURSES)):
+            bit, key, _ = _CURSES[i]
             if taken >> bit & 1 or (bit == 1 and ui.session.rules.seats == 3):
                 continue
             mark = "[x] " if self.cursed >> bit & 1 else "[ ] "
-            opts.append((mark + ui.T[key], bit, len(opts) + 1))
+            opts.append((mark + ui.T[key], bit, i + 1))     # a card keeps its number
         opts.append((ui.T["done"], _DONE, 0))
         ui.options(_CURSED, opts, sel=sel)
 
@@ -161,7 +184,7 @@ class Play:
             return T["said_possess_text"] % ui.names[d["seat"]]
         if v == "trick":
             if "winner" in d:
-                return T["said_trick_text"] % ui.names[d["winner"]]
+                return T["said_trick_text"] % (ui.names[d["winner"]], st.tricks + 1)
             return T["said_trick_cards_text"]
         return T["said_end_round_text"] % st.round
 
@@ -194,9 +217,9 @@ class Play:
         T = ui.T
         s.title = fit(T["round_lead"], (st.round, ui.names[st.leader]), 1)
         s.seat = st.leader
-        marks = "".join([str(i + 1) if st.possessed >> i & 1 else "."
-                         for i in range(st.rules.seats)])
-        s.lines = [(T["possessed"] % marks)[:_LEFT], T["trump_lbl"]] + \
+        seats = " ".join([str(i + 1) for i in range(st.rules.seats) if st.possessed >> i & 1])
+        s.lines = [(T["possessed"] % (seats or "-"))[:_LEFT],
+                   (T["trump_lbl"] % (st.tricks + 1))[:_LEFT]] + \
             _by_seat((T["totals"] % "").strip(), ui.short, st.track)
         s.big = st.trump
 
@@ -236,6 +259,10 @@ class Play:
         elif m == _POSS_NUM:
             s.title = fit(T["poss_num"], (names[self.seat],))
             s.seat = self.seat
+        elif m == _SUMMARY:
+            s.title = T["round_end"] % (st.round - 1)
+            s.lines = [T["round_row"] % (ui.short[i], st.rounds[-1][i], st.track[i])
+                       for i in range(st.rules.seats)]
         else:
             seat = len(self.piles)
             s.seat = seat

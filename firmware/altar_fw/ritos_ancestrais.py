@@ -54,19 +54,31 @@ class Play:
             ui.mode = TURN
 
     def open(self):
-        """OK in a turn: points or the end of the turn (preselected once
-        points were entered)."""
+        """OK in a turn: points (always preselected: OK, OK enters more
+        points, never ends the turn by haste) or the end of the turn."""
         ui = self.ui
-        ui.options(_ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)],
-                   sel=1 if ui.session.state.acted else 0)
+        ui.options(_ACTION, [(ui.T["points"], 0, 1), (ui.T["end_turn"], 1, 2)])
 
     def back(self):
-        """From the end's choice (bonus or hands), the menu; else the turn
-        or that choice, leaving a half-made entry."""
-        if self.ui.mode == _END:
-            self.ui.menu()
+        """One question back: from the end's choice (bonus or hands) the
+        menu; from a turn's choice, the turn; a seat's hand count goes back
+        to the last seat's."""
+        ui = self.ui
+        m = ui.mode
+        if m == _END:
+            ui.menu()
+        elif m == _POINTS:
+            self.open()
+        elif m == _BONUS_CARD or m == _HANDS and not self.counts:
+            ui.enter()                # the end's choice
+        elif m == _BONUS_SEAT:
+            self._ask_card((self.card - 1) % 4)
+        elif m == _BONUS_POINTS:
+            ui.options(_BONUS_SEAT, seat_options(ui.names), sel=self.seat)
+        elif m == _HANDS:
+            self._ask_hands(self.counts.pop())
         else:
-            self.ui.enter()
+            ui.enter()
 
     def chosen(self, v):
         """Points or the turn's end; the points; after the final turn a
@@ -83,10 +95,10 @@ class Play:
             ui.act({"do": "score", "points": v})
         elif m == _END:
             if v == 0:
-                ui.options(_BONUS_CARD, [(ui.T[_CARDS[i]], (i + 1) % 4, i + 1) for i in range(4)])
+                self._ask_card()
             else:
                 self.counts = []
-                ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+                self._ask_hands()
         elif m == _BONUS_CARD:
             self.card = v
             ui.options(_BONUS_SEAT, seat_options(ui.names))
@@ -101,9 +113,16 @@ class Play:
         elif m == _HANDS:
             self.counts.append(v)
             if len(self.counts) < n:
-                ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=5)
+                self._ask_hands()
             else:
                 ui.act({"do": "hands", "counts": self.counts})
+
+    def _ask_card(self, sel=0):
+        self.ui.options(_BONUS_CARD, [(self.ui.T[_CARDS[i]], (i + 1) % 4, i + 1)
+                                      for i in range(4)], sel=sel)
+
+    def _ask_hands(self, sel=5):
+        self.ui.options(_HANDS, [(str(c), c, c) for c in range(21)], sel=sel)
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""
@@ -177,11 +196,15 @@ class Play:
         T = ui.T
         w = st.winners
         s.seat = w[0]
-        s.title = fit(T["wins"], (ui.names[w[0]],)) if len(w) == 1 else T["shared"]
-        s.lines = [T["scores"] % " ".join([str(x) for x in st.scores]),
-                   T["hands_line"] % " ".join([str(x) for x in st.hands])]
+        best = st.scores[w[0]]
+        tied = len([x for x in st.scores if x == best]) > 1
         if len(w) > 1:
-            s.lines.append(_listed("%s", w, ui))
+            s.title = T["shared"]
+        else:
+            # A tie on points the cards in hand broke: said, not left to be argued.
+            s.title = fit(T["wins_hand" if tied else "wins"], (ui.names[w[0]],))
+        s.lines = [T["ra_row"] % (self.cells[i], st.scores[i], st.hands[i])
+                   for i in range(st.rules.seats)]
 
     def draw_entry(self, s, st, m):
         """An entry's title and seat (the seat in turn's unless the entry

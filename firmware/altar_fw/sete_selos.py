@@ -16,7 +16,7 @@ seat's row is in its colour, the pixels' colour for that seat.
 from altar.core import const
 from altar.sete_selos import (WAIT_REDIRECT, best_removal, power_of, power_result, removals,
                               suggest)
-from altar_fw.ui import fit, seat_options
+from altar_fw.ui import COLS, INFO, fit, seat_options
 
 BOARD = const(20)
 WINNER = const(21)
@@ -62,6 +62,12 @@ class Play:
     def __init__(self, ui):
         self.ui = ui
         self.winner = 0        # the ritual's winner, while its value is asked
+        self.value = 0         # the ritual's value, once entered
+        r = ui.session.rules
+        if r.seats == 4 and not ui.session.kept:
+            # No row is free for the legend with 4 players: it stands in
+            # the title of a new game's first board, until a key.
+            ui.notice = ui.T["board_legend"]
         # self.choices, set with a removal's options: the removals, best first
 
     def playing(self, st):
@@ -82,9 +88,13 @@ class Play:
                 for e in ch[i]:
                     left[e - 1] -= 1
                 power = power_of(left, st.rules.power)
-                label = " ".join(["E%d" % e for e in ch[i]])
-                opts.append(("%s  %s%d%s" % (label, ui.T["pw"], power, " *" if i == 0 else ""),
-                             i, 0))
+                # "*" the engine's suggestion; the power it leaves, named while
+                # it fits beside a number key's digit
+                label = ("*" if i == 0 else " ") + self._elders(ch[i])
+                pw = " " + ui.T["pw"]
+                if len(label) + len(pw) + 2 > COLS - 2:
+                    pw = " "
+                opts.append(("%s%s%d" % (label, pw, power), i, i + 1 if i < 7 else 0))
             self.choices = ch
             ui.options(REMOVE, opts, back_to=-1)
 
@@ -117,13 +127,37 @@ class Play:
         m = ui.mode
         if m == WINNER:
             self.winner = v
-            ui.options(VALUE, [(str(k), k, k) for k in range(1, 8)], sel=6)
+            # No value selected: a hasty OK records nothing (it used to record a 7).
+            ui.options(VALUE, [(str(k), k, k) for k in range(1, 8)], sel=-1)
         elif m == VALUE:
-            ui.act({"do": "ritual", "winner": self.winner, "value": v})
+            self.value = v
+            if ui.act({"do": "ritual", "winner": self.winner, "value": v}):
+                self._tell()
         elif m == REDIRECT:
-            ui.act({"do": "redirect", "elder": v})
+            if ui.act({"do": "redirect", "elder": v}):
+                self._tell()
         elif m == REMOVE:
             ui.act({"do": "remove", "seat": ui.session.state.wseat, "elders": self.choices[v]})
+
+    def _tell(self):
+        """After a ritual or a redirect, a screen of its own says what the
+        board cannot: the revealed Elder that sends the winner's cultist
+        elsewhere (and costs 1 insanity), or the series that starts and
+        who deals it. Not over the full-journal warning."""
+        ui = self.ui
+        st = ui.session.state
+        T = ui.T
+        if ui.mode == INFO or st.over:
+            return
+        if st.wait == WAIT_REDIRECT:
+            ui.info(T["revealed"] % self.value, T["revealed_text"] % ui.names[st.wseat])
+        elif st.ritual % 7 == 0 and 0 < st.ritual < 21 and not st.wait:
+            text = T["series_2p_text" if st.rules.banished >= 0 else "series_text"]
+            ui.info(T["series"] % (st.ritual // 7 + 1), text % ui.names[st.first])
+
+    def _elders(self, elders):
+        a = self.ui.T["elder_abbr"]
+        return " ".join([a + str(e) for e in elders])
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""
@@ -137,8 +171,7 @@ class Play:
             return T["said_cards_text"] % (st.ritual + 1)
         if d["do"] == "redirect":
             return T["said_redirect_text"] % (names[st.wseat], d["elder"])
-        return T["said_remove_text"] % (names[d["seat"]],
-                                   " ".join(["E%d" % e for e in d["elders"]]))
+        return T["said_remove_text"] % (names[d["seat"]], self._elders(d["elders"]))
 
     # -- the lights' events ----------------------------------------------------
 

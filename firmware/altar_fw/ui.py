@@ -179,8 +179,10 @@ def wrap(text, cols=COLS):
 
 
 class Ui:
-    def __init__(self, sink, seed=0, lang="pt", players=""):
+    def __init__(self, sink, seed=0, lang="pt", players="", numbered=False):
         self.T = strings(lang)
+        # The board has value keys: an option a key picks shows its number.
+        self.numbered = numbered
         self.sink = sink
         self.seed = seed          # the next new game's seed (the app draws it)
         self.players = []         # ALTAR_PLAYERS' names, for new games
@@ -192,8 +194,8 @@ class Ui:
         self.names = []           # the game's seats as the screens name them
         self.short = []           # the same, in the boards' tables' _SHORT columns
         self.mode = GAME
-        self.opts = []            # (label, value, shortcut number or 0) of an option screen
-        self.sel = 0
+        self.opts = []            # (label, value, number or 0) of an option screen
+        self.sel = 0              # the selected option; -1: none yet (OK waits for one)
         self.back_to = GAME
         self.form = [0, 0]        # new game: game index, players
         self.notice = ""          # one-shot title, e.g. "Undone"
@@ -352,12 +354,15 @@ class Ui:
             self.choose_key(key)
 
     def choose_key(self, key):
-        """Option-list keys: move, pick by number, or take the selection."""
+        """Option-list keys: move, take the selection, or the value key N
+        takes the option numbered N, on every list (a seat, a value, an
+        Elder keep their own numbers; other lists number their rows
+        once for all), whichever rows are on the screen."""
         n = len(self.opts)
         if not n:
             return              # a key with nothing to choose does nothing
         if key == PREV:
-            self.sel = (self.sel - 1) % n
+            self.sel = (self.sel - 1) % n if self.sel >= 0 else n - 1
         elif key == NEXT:
             self.sel = (self.sel + 1) % n
         elif key > VALUE:
@@ -366,13 +371,15 @@ class Ui:
                     self.sel = i
                     self._chosen(self.opts[i][1])
                     return
-        elif key == OK:
+        elif key == OK and self.sel >= 0:
             self._chosen(self.opts[self.sel][1])
 
     def options(self, mode, opts, sel=0, back_to=GAME):
+        """An option screen: `opts` (label, value, number or 0), `sel` the
+        option selected first (-1: none, so that OK waits for a choice)."""
         self.mode = mode
         self.opts = opts
-        self.sel = sel if 0 <= sel < len(opts) else 0
+        self.sel = sel if -1 <= sel < len(opts) else 0
         self.back_to = back_to
 
     def info(self, title, text, back_to=-1):
@@ -504,11 +511,32 @@ class Ui:
         return s
 
     def draw_options(self, s):
-        """The option list, scrolled so that the selection shows."""
-        top = max(0, min(self.sel - ROWS + 1, len(self.opts) - ROWS))
-        top = min(top, self.sel)
-        s.lines = [self.opts[i][0][:COLS] for i in range(top, min(top + ROWS, len(self.opts)))]
-        s.cursor = self.sel - top
+        """The option list, scrolled so that the selection shows; on a board
+        with value keys each option a key picks shows its number first
+        (unless every label begins with it)."""
+        opts = self.opts
+        sel = self.sel
+        top = max(0, min(sel - ROWS + 1, len(opts) - ROWS))
+        top = max(0, min(top, sel))
+        numbers = False
+        if self.numbered:
+            # not where each label already starts with its number ("5", "+3", "2 jogadores")
+            for o in opts:
+                numbers = numbers or o[2] > 0 and o[0].split(" ")[0].lstrip("+") != str(o[2])
+        end = min(top + ROWS, len(opts))
+        lines = []
+        for i in range(top, end):
+            label, _, n = opts[i]
+            if numbers:
+                label = ("%d " % n if n else "  ") + label
+            # A list longer than the screen: an arrow where more rows wait.
+            mark = 0 if i == top and top > 0 else 1 if i == end - 1 and end < len(opts) else -1
+            if mark >= 0:
+                label = label[:COLS - 1]
+                label += " " * (COLS - 1 - len(label)) + self.T["scroll"][mark]
+            lines.append(label[:COLS])
+        s.lines = lines
+        s.cursor = sel - top if sel >= 0 else -1
 
 
 def _play_for(ui, session):
