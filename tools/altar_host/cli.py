@@ -220,6 +220,10 @@ def main(argv=None):
     e.add_argument("--lang", default="pt", choices=LANGS,
                    help="the device's language (ALTAR_LANG on a board)")
     e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
+    e.add_argument("--no-reverse", action="store_true",
+                   help="in a terminal too small for the pixels, mark what the screen inverts "
+                        "with > (a row) and [ ] (columns) instead of reverse video (as where "
+                        "TERM is dumb or unset)")
     e.add_argument("--serial-log", metavar="FILE",
                    help="append what the device prints on its serial console (Menu > Export, "
                         "the e key) to FILE, for `altar dump FILE`; default: %s in a terminal, "
