@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+from altar import log
 from altar_fw.ui import GAMES as GAME_LIST
 from altar_host import emulate
 from altar_host.emulator import Device
@@ -244,16 +245,29 @@ GAMES = {"sete-selos": ("macropad", "pt", sete_selos),
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_whole_game_can_be_played_by_the_text_rows(game, tmp_path):
     board, lang, by_keys = GAMES[game]
+    data = tmp_path / "data" / "altar"
     env = {"TERM": "xterm", "XDG_DATA_HOME": str(tmp_path / "data")}
     term = Terminal(["emulate", "--board", board, "--lang", lang], env, str(tmp_path))
     try:
         twin = Twin(Device(board, lang=lang, capture=False), term)
         by_keys(twin)
         assert twin.app.ui.session.state.over
+        term.send(b"e")
+        term.wait_for(True, "e", lambda frame: "Exported: " in frame)
     finally:
         status, said = term.quit()
     assert status == 0 and "The game is kept in" in said
     assert term.screens > 40
+    # the export, and the serial console, in the user's data folder, said on the screen
+    exports = os.listdir(data / "exports")
+    assert len(exports) == 1 and exports[0].startswith("altar-%s-" % game)
+    assert ("Exported: %s (and on the serial console, %s)" % (data / "exports" / exports[0],
+                                                             data / "serial.log")
+            in term.log.replace("\r\n", ""))       # the status line, in rows of 60
+    with open(data / "exports" / exports[0], encoding="utf-8") as f:
+        assert log.load(f.read().splitlines()).view() == twin.app.ui.session.view()
+    assert "-----END ALTAR LOG-----" in (data / "serial.log").read_text()
+    assert os.listdir(tmp_path) == ["data"]      # nothing where the emulator was started
 
 
 def marked_rows(frame):

@@ -226,8 +226,9 @@ def main(argv=None):
                         "TERM is dumb or unset)")
     e.add_argument("--serial-log", metavar="FILE",
                    help="append what the device prints on its serial console (Menu > Export, "
-                        "the e key) to FILE, for `altar dump FILE`; default: %s in a terminal, "
-                        "standard output with --keys or piped key words" % "altar-serial.log")
+                        "the e key) to FILE, for `altar dump FILE`; default: serial.log in your "
+                        "data folder in a terminal (where the e key's exports go too, in "
+                        "exports/), standard output with --keys or piped key words")
     e.set_defaults(fn=cmd_emulate)
     u = command("dump", "read a device's serial export back into a session log")
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")

@@ -10,9 +10,11 @@ its label ("Trunfo 7"). It reads keys: arrows = prev/next, Enter = ok,
 Backspace/Esc = back, u = undo, 1-7 = the value keys (boards that have
 them), e = export, q = quit. The footer shows the keys this board has.
 What the device prints on its serial console (the export, between its
-markers) goes to --serial-log FILE, as a terminal on a real board would
-capture it, ready for `altar dump FILE`; an export (e, or Menu > Export)
-also becomes a session log of its own, altar-GAME-DATE-TIME.jsonl.
+markers) goes to serial.log in the user's data folder (or --serial-log
+FILE), as a terminal on a real board would capture it, ready for `altar
+dump FILE`; an export (e, or Menu > Export) also becomes a session log of
+its own, exports/altar-GAME-DATE-TIME.jsonl there; the status line says
+where.
 
 As a board keeps its flash when unplugged, the emulator keeps each board's
 flash in the user's data folder (or --nvm FILE) and resumes the game from it;
@@ -41,7 +43,6 @@ from altar_host.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
-SERIAL_LOG = "altar-serial.log"
 KEY_WORDS = "prev next ok back undo 1..7 wait:MS reboot export"
 # Terminal keys -> key words (arrows as sent by terminals in normal and application mode).
 TERMINAL = {"\x1b[A": "prev", "\x1b[D": "prev", "\x1bOA": "prev", "\x1bOD": "prev",
@@ -259,10 +260,19 @@ def monkey(dev, n, rng):
         dev.tick(rng.randrange(0, 300))
 
 
+def in_data_folder(name):
+    """`name` in the user's data folder (~/.local/share/altar on Linux),
+    made if need be: what the emulator writes unasked goes there, not into
+    whatever folder it was started in (a clone of this repository)."""
+    import platformdirs
+    folder = platformdirs.user_data_dir("altar", appauthor=False)
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, name)
+
+
 def kept_flash(board):
     """Where the emulator keeps a board's flash between runs."""
-    import platformdirs
-    return os.path.join(platformdirs.user_data_dir("altar", appauthor=False), board + ".flash")
+    return in_data_folder(board + ".flash")
 
 
 class Serial:
@@ -286,11 +296,14 @@ class Serial:
         return text
 
 
-def save_export(text, folder="."):
-    """The session log of an export as a new file in `folder`, named after
-    its game and the time (altar-sete-selos-20261203-2310.jsonl); its path."""
+def save_export(text, folder=None):
+    """The session log of an export as a new file in `folder` (by default
+    `exports` in the user's data folder), named after its game and the time
+    (altar-sete-selos-20261203-2310.jsonl); its path."""
     out = dump_to_log(text)
     game = log.load(out.splitlines()).header["game"]      # what the device exports must replay
+    folder = folder or in_data_folder("exports")
+    os.makedirs(folder, exist_ok=True)
     stem = os.path.join(folder, "altar-%s-%s" % (game, time.strftime("%Y%m%d-%H%M")))
     path = stem + ".jsonl"
     n = 1
@@ -302,10 +315,10 @@ def save_export(text, folder="."):
     return path
 
 
-def typed(dev, chunk, serial, shot, folder="."):
+def typed(dev, chunk, serial, shot, folder=None):
     """Handle a chunk of terminal input, key by key: None for q (quit), else
     a status line to show ("" for none new). An export's log goes to a file
-    in `folder` too."""
+    in `folder` too (save_export's by default)."""
     status = ""
     for k in split_keys(chunk):
         if k == "q":
@@ -330,7 +343,7 @@ def typed(dev, chunk, serial, shot, folder="."):
                                                                        serial.path)
         except (ValueError, log.LogError) as e:     # e.g. a journal an older Altar wrote
             status = "The export (on the serial console, %s) does not replay: %s" % (serial.path, e)
-        except OSError as e:                        # the current folder is not writable
+        except OSError as e:                        # the folder is not writable
             status = "Cannot write the export (it is on the serial console, %s): %s" % (
                 serial.path, e.strerror)
     return status
@@ -459,7 +472,7 @@ def run(args):
             print("\n".join(dev.text()))
     else:
         resumed = dev.app.ui.session is not None
-        interactive(dev, Serial(args.serial_log or SERIAL_LOG), shot,
+        interactive(dev, Serial(args.serial_log or in_data_folder("serial.log")), shot,
                     "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path),
                     reverse_video(args))
         print(kept(dev, args, path, aside))
