@@ -313,7 +313,9 @@ def test_inverted_columns_are_bracketed_in_place():
     """A bracket takes the blank beside its run, so a table keeps its
     columns; one blank between two runs is `|`; beside a letter, inserted."""
     row = ">P2  . . 2 . 1 . . 0"
-    elders = lambda *es: sum(1 << (5 + 2 * e) for e in es)      # noqa: E731 (Sete Selos' columns)
+
+    def elders(*es):          # their columns on the Sete Selos board
+        return sum(1 << (5 + 2 * e) for e in es)
     assert emulate.bracketed(row, elders(2)) == ">P2  . .[2]. 1 . . 0"
     assert emulate.bracketed(row, elders(2, 3)) == ">P2  . .[2|.]1 . . 0"
     assert emulate.bracketed(row, elders(6)) == ">P2  . . 2 . 1 .[.]0"
