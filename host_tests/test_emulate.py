@@ -33,9 +33,10 @@ def test_keys_that_arrive_together_are_each_handled():
 def test_the_screen_fits_the_terminal(board):
     dev = Device(board)
     for cols, rows in ((80, 24), (200, 80), (60, 14)):
-        lines = emulate.frame(dev, cols, rows).split("\n")
-        assert len(lines) <= rows
-        assert all(len(ln) <= cols for ln in lines if "\x1b" not in ln)
+        for reverse in (True, False):
+            lines = emulate.frame(dev, cols, rows, reverse=reverse).split("\n")
+            assert len(lines) <= rows
+            assert all(emulate.visible(ln) <= cols for ln in lines)
     big = emulate.frame(dev, 200, 80)
     assert "█" in big or "▀" in big                       # the pixels, in blocks
     small = emulate.frame(dev, 80, 24)

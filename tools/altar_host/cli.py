@@ -220,10 +220,15 @@ def main(argv=None):
     e.add_argument("--lang", default="pt", choices=LANGS,
                    help="the device's language (ALTAR_LANG on a board)")
     e.add_argument("--export", metavar="FILE", help="write the session log from the journal at exit")
+    e.add_argument("--no-reverse", action="store_true",
+                   help="in a terminal too small for the pixels, mark what the screen inverts "
+                        "with > (a row) and [ ] (columns) instead of reverse video (as where "
+                        "TERM is dumb or unset)")
     e.add_argument("--serial-log", metavar="FILE",
                    help="append what the device prints on its serial console (Menu > Export, "
-                        "the e key) to FILE, for `altar dump FILE`; default: %s in a terminal, "
-                        "standard output with --keys or piped key words" % "altar-serial.log")
+                        "the e key) to FILE, for `altar dump FILE`; default: serial.log in your "
+                        "data folder in a terminal (where the e key's exports go too, in "
+                        "exports/), standard output with --keys or piped key words")
     e.set_defaults(fn=cmd_emulate)
     u = command("dump", "read a device's serial export back into a session log")
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")

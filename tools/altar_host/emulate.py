@@ -2,13 +2,19 @@
 
 In a terminal it draws the screen with block characters (2x2 pixels a
 character) and the pixels as coloured dots, or, when the terminal is too
-small for that, the screen's text rows; it reads keys: arrows = prev/next,
-Enter = ok, Backspace/Esc = back, u = undo, 1-7 = the value keys (boards
-that have them), e = export, q = quit. The footer shows the keys this board
-has. What the device prints on its serial console (the export, between its
-markers) goes to --serial-log FILE, as a terminal on a real board would
-capture it, ready for `altar dump FILE`; an export (e, or Menu > Export)
-also becomes a session log of its own, altar-GAME-DATE-TIME.jsonl.
+small for that, the screen's text rows: what the device inverts (the title
+bar, the selected row, revealed Elders...) in reverse video, or, where the
+terminal has none (TERM dumb or unset, or --no-reverse), marked: `>` before
+a row inverted whole, `[` `]` around inverted columns; the big number after
+its label ("Trunfo 7"). It reads keys: arrows = prev/next, Enter = ok,
+Backspace/Esc = back, u = undo, 1-7 = the value keys (boards that have
+them), e = export, q = quit. The footer shows the keys this board has.
+What the device prints on its serial console (the export, between its
+markers) goes to serial.log in the user's data folder (or --serial-log
+FILE), as a terminal on a real board would capture it, ready for `altar
+dump FILE`; an export (e, or Menu > Export) also becomes a session log of
+its own, exports/altar-GAME-DATE-TIME.jsonl there; the status line says
+where.
 
 As a board keeps its flash when unplugged, the emulator keeps each board's
 flash in the user's data folder (or --nvm FILE) and resumes the game from it;
@@ -37,7 +43,6 @@ from altar_host.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
-SERIAL_LOG = "altar-serial.log"
 KEY_WORDS = "prev next ok back undo 1..7 wait:MS reboot export"
 # Terminal keys -> key words (arrows as sent by terminals in normal and application mode).
 TERMINAL = {"\x1b[A": "prev", "\x1b[D": "prev", "\x1bOA": "prev", "\x1bOD": "prev",
@@ -45,6 +50,7 @@ TERMINAL = {"\x1b[A": "prev", "\x1b[D": "prev", "\x1bOA": "prev", "\x1bOD": "pre
             "\r": "ok", "\n": "ok", " ": "ok", "\x7f": "back", "\x08": "back", "\x1b": "back",
             "u": "undo"}
 _ESCAPE = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def split_keys(data):
@@ -61,10 +67,11 @@ def split_keys(data):
     return keys
 
 
-def footer(dev):
+def footer(dev, reverse=True):
     """This board's keys, as the terminal gives them: each word with the
     board's button for it where the button says something else (held, where
-    it is a long press); the value keys only on a board that has them."""
+    it is a long press); the value keys only on a board that has them.
+    Without reverse video, what marks inverted text too."""
     p = dev.profile
 
     def button(word):
@@ -89,6 +96,8 @@ def footer(dev):
                                           "/".join(b for b in legends if b)))
     if any(short >= inputs.VALUE for short, _ in p.KEYMAP):
         parts.append("1-7: values")
+    if not reverse:
+        parts.append(">row [cols]: inverted")
     parts += ["e: export", "q: quit"]
     return "  ".join(parts)
 
@@ -109,28 +118,100 @@ def blocks(dev):
     return out
 
 
-def boxed(dev):
-    """The screen's text rows in a frame: the screen for a small terminal."""
-    rows = dev.text()
-    w = max([len(r) for r in rows] + [20])
-    return ["┌" + "─" * w + "┐"] + ["│%-*s│" % (w, r) for r in rows] + ["└" + "─" * w + "┘"]
+def text_rows(dev):
+    """The screen's text rows as its canvas shows them, each (text,
+    inverted): `inverted` a bit per column, -1 for the whole row (the title
+    bar, the selected line). The big number, drawn large at the right of
+    rows 1-3, is written after the text of its middle row, which is its
+    label there ("Trunfo 7")."""
+    c = dev.app.canvas
+    rows = [(text[:c.cols], -1 if c.whole[r] else part) for r, (text, part) in enumerate(c.shown)]
+    if c.big is not None:
+        r = c.big_tile.y // c.gh + c.big_bitmap.height // c.gh // 2
+        text, inv = rows[r]
+        number = " %d" % c.big
+        rows[r] = (text.rstrip()[:c.cols - len(number)] + number, inv)
+    return rows
 
 
-def frame(dev, cols, rows, status=""):
+def reversed_video(text, inv):
+    """text with its inverted columns in reverse video (SGR 7 ... 27)."""
+    out = ""
+    on = False
+    for c, ch in enumerate(text):
+        want = inv == -1 or bool(inv >> c & 1)
+        if want != on:
+            out += "\x1b[7m" if want else "\x1b[27m"
+            on = want
+        out += ch
+    return out + ("\x1b[27m" if on else "")
+
+
+def bracketed(text, inv):
+    """text with each run of inverted columns between `[` and `]`, for a
+    terminal without reverse video. A bracket takes the blank column beside
+    its run, so a table's columns stay in place; one blank between two runs
+    shows `|`; beside a letter it is inserted."""
+    out = ""
+    closed = None        # where out's last `]` took a blank
+    for c, ch in enumerate(text + " "):
+        here = bool(inv >> c & 1) and c < len(text)
+        before = c > 0 and bool(inv >> (c - 1) & 1)
+        if here and not before:
+            if closed == len(out) - 1:
+                out = out[:-1] + "|"
+            elif out.endswith(" "):
+                out = out[:-1] + "["
+            else:
+                out += "["
+        elif before and not here:
+            if ch == " ":
+                out += "]"
+                closed = len(out) - 1
+                continue
+            out += "]"
+        out += ch
+    return out[:-1] if out.endswith(" ") else out
+
+
+def boxed(dev, reverse=True):
+    """The screen's text rows in a frame: the screen for a small terminal.
+    What the device inverts is in reverse video; without it (`reverse`
+    False), a row inverted whole has `>` before the frame and inverted
+    columns are bracketed (`bracketed`). The title bar, always inverted,
+    is the frame's first row, unmarked."""
+    rows = text_rows(dev)
+    w = dev.app.canvas.cols
+    if reverse:
+        body = [reversed_video(text.ljust(w), inv) for text, inv in rows]
+        return ["┌" + "─" * w + "┐"] + ["│%s│" % b for b in body] + ["└" + "─" * w + "┘"]
+    body = [text.ljust(w) if inv == -1 else bracketed(text.ljust(w), inv) for text, inv in rows]
+    w = max(len(b) for b in body)        # an inserted bracket widens the frame
+    marks = [">" if r and inv == -1 else " " for r, (_, inv) in enumerate(rows)]
+    return ([" ┌" + "─" * w + "┐"] + ["%s│%-*s│" % (m, w, b) for m, b in zip(marks, body)]
+            + [" └" + "─" * w + "┘"])
+
+
+def visible(line):
+    """How many columns a line takes on the terminal (escapes take none)."""
+    return len(_SGR.sub("", line))
+
+
+def frame(dev, cols, rows, status="", reverse=True):
     """What the terminal shows, fitted to cols x rows: the pixels in blocks
     if they fit, else the text rows, else how much room is needed."""
     tail = ["pixels " + "".join("\x1b[38;2;%d;%d;%dm●\x1b[0m" % (c >> 16, c >> 8 & 255, c & 255)
                                 for c in dev.lit())]
-    help_lines = _wrap(footer(dev), cols)
+    help_lines = _wrap(footer(dev, reverse), cols)
     tail += [status[i:i + cols] for i in range(0, len(status), cols)]
-    for screen in (blocks(dev), boxed(dev)):
-        width = max(len(r) for r in screen)
+    for screen in (blocks(dev), boxed(dev, reverse)):
+        width = max(visible(r) for r in screen)
         if width <= cols and len(screen) + len(tail) + len(help_lines) <= rows:
             return "\n".join(screen + tail + help_lines)
-    need = boxed(dev)
+    need = boxed(dev, reverse)
     return ("The terminal is too small for this board's screen: %d x %d now, at least %d x %d "
-            "needed. Make the window larger (q quits)." % (cols, rows, max(len(r) for r in need),
-                                                          len(need) + len(tail) + len(help_lines)))
+            "needed. Make the window larger (q quits)."
+            % (cols, rows, max(visible(r) for r in need), len(need) + len(tail) + len(help_lines)))
 
 
 def _wrap(text, cols):
@@ -179,10 +260,19 @@ def monkey(dev, n, rng):
         dev.tick(rng.randrange(0, 300))
 
 
+def in_data_folder(name):
+    """`name` in the user's data folder (~/.local/share/altar on Linux),
+    made if need be: what the emulator writes unasked goes there, not into
+    whatever folder it was started in (a clone of this repository)."""
+    import platformdirs
+    folder = platformdirs.user_data_dir("altar", appauthor=False)
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, name)
+
+
 def kept_flash(board):
     """Where the emulator keeps a board's flash between runs."""
-    import platformdirs
-    return os.path.join(platformdirs.user_data_dir("altar", appauthor=False), board + ".flash")
+    return in_data_folder(board + ".flash")
 
 
 class Serial:
@@ -206,11 +296,14 @@ class Serial:
         return text
 
 
-def save_export(text, folder="."):
-    """The session log of an export as a new file in `folder`, named after
-    its game and the time (altar-sete-selos-20261203-2310.jsonl); its path."""
+def save_export(text, folder=None):
+    """The session log of an export as a new file in `folder` (by default
+    `exports` in the user's data folder), named after its game and the time
+    (altar-sete-selos-20261203-2310.jsonl); its path."""
     out = dump_to_log(text)
     game = log.load(out.splitlines()).header["game"]      # what the device exports must replay
+    folder = folder or in_data_folder("exports")
+    os.makedirs(folder, exist_ok=True)
     stem = os.path.join(folder, "altar-%s-%s" % (game, time.strftime("%Y%m%d-%H%M")))
     path = stem + ".jsonl"
     n = 1
@@ -222,10 +315,10 @@ def save_export(text, folder="."):
     return path
 
 
-def typed(dev, chunk, serial, shot, folder="."):
+def typed(dev, chunk, serial, shot, folder=None):
     """Handle a chunk of terminal input, key by key: None for q (quit), else
     a status line to show ("" for none new). An export's log goes to a file
-    in `folder` too."""
+    in `folder` too (save_export's by default)."""
     status = ""
     for k in split_keys(chunk):
         if k == "q":
@@ -250,7 +343,7 @@ def typed(dev, chunk, serial, shot, folder="."):
                                                                        serial.path)
         except (ValueError, log.LogError) as e:     # e.g. a journal an older Altar wrote
             status = "The export (on the serial console, %s) does not replay: %s" % (serial.path, e)
-        except OSError as e:                        # the current folder is not writable
+        except OSError as e:                        # the folder is not writable
             status = "Cannot write the export (it is on the serial console, %s): %s" % (
                 serial.path, e.strerror)
     return status
@@ -265,7 +358,13 @@ def window():
     return (cols, rows) if cols and rows else tuple(shutil.get_terminal_size())
 
 
-def interactive(dev, serial, shot, status=""):
+def reverse_video(args):
+    """Whether to show inverted text in reverse video: not with
+    --no-reverse, nor on a terminal that has none (TERM dumb, or unset)."""
+    return not args.no_reverse and os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def interactive(dev, serial, shot, status="", reverse=True):
     import termios
     import tty
     fd = sys.stdin.fileno()
@@ -275,7 +374,7 @@ def interactive(dev, serial, shot, status=""):
         tty.setcbreak(fd)
         while True:
             cols, rows = window()
-            text = frame(dev, cols, rows, status)
+            text = frame(dev, cols, rows, status, reverse)
             if text != shown:            # drawn again when it changed, or the window did
                 sys.stdout.write("\x1b[H\x1b[2J" + text)
                 sys.stdout.flush()
@@ -373,8 +472,9 @@ def run(args):
             print("\n".join(dev.text()))
     else:
         resumed = dev.app.ui.session is not None
-        interactive(dev, Serial(args.serial_log or SERIAL_LOG), shot,
-                    "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path))
+        interactive(dev, Serial(args.serial_log or in_data_folder("serial.log")), shot,
+                    "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path),
+                    reverse_video(args))
         print(kept(dev, args, path, aside))
     if args.power_cut:
         print("power cuts: %d" % dev.cuts, file=sys.stderr)
