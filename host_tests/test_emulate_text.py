@@ -103,7 +103,7 @@ def expected(dev):
     cols = dev.app.canvas.cols
     texts = dev.text()
     if s.big is not None:
-        label = dev.app.ui.T["trump_lbl"]
+        label = dev.app.ui.T["trump_lbl"] % (dev.app.ui.session.state.tricks + 1)
         r = 1 + s.lines.index(label)
         texts[r] = "%s %d" % (label, s.big)
     rows = []
@@ -297,7 +297,9 @@ def test_a_terminal_without_reverse_video_marks_the_selection(tmp_path):
         marks = [">" if i == 1 + selected else " " for i in range(5)]
         term.wait_for(list(zip(marks, [r.ljust(21) for r in rows])), after, marked_rows)
     try:
-        shows(T["new_game"], [g[1] for g in GAME_LIST], 0, "the start")
+        # the MacroPad numbers what its keys pick (not "2 players": it starts with its number)
+        shows(T["new_game"], ["%d %s" % (i + 1, g[1]) for i, g in enumerate(GAME_LIST)], 0,
+              "the start")
         term.send(b"\r")
         counts = [T["n_players"] % n for n in (2, 3, 4)]
         shows(T["how_many"], counts, 0, "ok")
@@ -333,7 +335,7 @@ def test_the_text_rows_show_inversion_and_the_big_number():
     goto(dev, 1)                               # P2 leads
     T = dev.app.ui.T
     rows = text_rows(emulate.frame(dev, COLS, ROWS))
-    assert rows[0][1] == "#" * 21 and rows[2][0].rstrip() == "%s 5" % T["trump_lbl"]
+    assert rows[0][1] == "#" * 21 and rows[2][0].rstrip() == "%s 5" % (T["trump_lbl"] % 1)
     dev.press("ok")                            # a trick: its options, the first selected
     rows = text_rows(emulate.frame(dev, COLS, ROWS))
     assert [m for _, m in rows] == ["#" * 21] * 2 + ["." * 21] * 3
