@@ -9,6 +9,9 @@ import types
 import pytest
 from PIL import Image
 
+from matplotlib.colors import to_hex
+
+from altar_fw.lights import BANISHED, SEAT_COLOURS
 from altar_host import report
 from altar_host import simulate as sim
 
@@ -73,6 +76,26 @@ def test_an_interrupted_batch_says_so_and_an_empty_one_still_draws(tmp_path):
     for name in PLOTS:
         with Image.open(tmp_path / name) as im:
             assert im.size == (640, 360)
+
+
+def hexes(patches):
+    return [to_hex(p.get_facecolor(), keep_alpha=False).upper() for p in patches]
+
+
+def test_seats_have_the_devices_colours(summary):
+    """P1 is red in the plots as on the device's lights, the Banished purple."""
+    players, game = summary["players"], summary["game"]
+    names = report.seat_names(players, game)
+    want = ["#%06X" % c for c in SEAT_COLOURS[:players]]
+    want += ["#%06X" % BANISHED] if len(names) > players else []
+    assert want[0] == "#FF2000"
+    assert hexes(report.plot_winrate(summary, names).axes[0].patches) == want
+    boxes = report.plot_scores(summary, names).axes[0].patches
+    assert hexes(boxes) == [want[i] for i, c in enumerate(summary["scores"]) if c]
+    forest = report.plot_forest({"game": game, "players": players, "games": 1, "sets": [
+        {"options": {}, "win_rate_change": [[0, [0, 0]]] * len(names)}]}, names)
+    # each seat's errorbar: its marker line first
+    assert [to_hex(c.lines[0].get_color()).upper() for c in forest.axes[0].containers] == want
 
 
 def forest_size(result):

@@ -1,6 +1,8 @@
 """Simulation reports: summary.json, report.html and its PNG plots for one
 batch (`altar simulate --report DIR`); balance.json, balance.html and a
 forest plot for a comparison of option sets (`altar balance --report DIR`).
+Seats have the device's colours (P1 red), in every plot here and in the
+game sheet's (altar_host.sheet_plots).
 
 The summaries and balance results are simulate.summarise's and
 simulate.balance's; this module only lays them out. Plots are matplotlib's,
@@ -18,6 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from altar_fw.lights import BANISHED, SEAT_COLOURS
 from altar_host.summary import seat_names
 
 WIDTH, HEIGHT, DPI = 6.4, 3.6, 100       # every plot but the forest: 640 x 360 pixels
@@ -53,6 +56,19 @@ def _pct(x):
     return "%.1f%%" % (100 * x)
 
 
+def seat_colour(seat, banished=-1):
+    """The seat's colour on the device's lights, as matplotlib and CSS read it."""
+    c = BANISHED if seat == banished else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    return "#%06X" % c
+
+
+def seat_colours(players, game):
+    """Each seat's colour in the plots, as on the device (P1 red), the
+    Banished of a 2-player Sete Selos game (seat 2) included."""
+    b = 2 if game == "sete-selos" and players == 2 else -1
+    return [seat_colour(s, b) for s in range(players + (b >= 0))]
+
+
 # -- plots --------------------------------------------------------------------------------
 
 def _figure(height=HEIGHT):
@@ -74,7 +90,7 @@ def plot_winrate(summary, names):
     rates = 100 * np.array(summary["win_rate"], dtype=float)
     lo, hi = (100 * np.array(summary["win_rate_95"], dtype=float).reshape(-1, 2)).T
     x = np.arange(len(names))
-    ax.bar(x, rates, color=["C%d" % i for i in x], alpha=0.8)
+    ax.bar(x, rates, color=seat_colours(summary["players"], summary["game"]), alpha=0.85)
     ax.errorbar(x, rates, yerr=[rates - lo, hi - rates], fmt="none", ecolor="0.15", capsize=6,
                 label="95% interval")
     fair = 100 / len(names)
@@ -151,9 +167,10 @@ def plot_scores(summary, names):
                          medianprops={"color": "0.1"},
                          meanprops={"marker": "D", "markerfacecolor": "white",
                                     "markeredgecolor": "0.1", "markersize": 5})
+        colours = seat_colours(summary["players"], summary["game"])
         for patch, (i, _) in zip(box["boxes"], data):
-            patch.set_facecolor("C%d" % i)
-            patch.set_alpha(0.7)
+            patch.set_facecolor(colours[i])
+            patch.set_alpha(0.75)
     else:
         _nothing(ax, "no final scores recorded")
     # games with no final score (a Sete Selos game won outright) are left out,
@@ -181,12 +198,13 @@ def plot_forest(result, names):
     # each set a row; its seats spread inside the row so intervals do not overlap
     offsets = np.linspace(-0.3, 0.3, len(names)) if len(names) > 1 else [0.0]
     markers = "osD^v"
+    colours = seat_colours(result["players"], result["game"])
     for seat, name in enumerate(names):
         d = 100 * np.array([row["win_rate_change"][seat][0] for row in sets])
         lo = 100 * np.array([row["win_rate_change"][seat][1][0] for row in sets])
         hi = 100 * np.array([row["win_rate_change"][seat][1][1] for row in sets])
         ax.errorbar(d, np.arange(len(sets)) + offsets[seat], xerr=[d - lo, hi - d], fmt=markers[
-            seat % len(markers)], color="C%d" % seat, capsize=3, markersize=5, label=name)
+            seat % len(markers)], color=colours[seat], capsize=3, markersize=5, label=name)
     ax.axvline(0, color="0.3", linewidth=1)
     # one option a line, wrapped (after its "=" first, not inside a word):
     # the labels must leave the plot its width
