@@ -198,7 +198,7 @@ def test_simulate_refuses_nonsense_before_playing(argv, says, capsys):
      "fantasmagoria has no first player to fix: the sacrifice chooses the first leader"),
 ])
 def test_first_is_a_seat_or_random(cmd, argv, says, capsys, monkeypatch):
-    monkeypatch.setattr(sim, "simulate", None)      # refused before any game is played
+    monkeypatch.setattr(sim, "batch", None)         # refused before any game is played
     code, out, err = run(cmd + argv, capsys)
     assert code == 2 and not out and err.count("\n") == 1
     assert err.startswith("altar %s: " % cmd[0]) and says in err
@@ -213,13 +213,13 @@ def test_balance_refuses_malformed_json(capsys):
 def test_a_game_the_engine_refuses_is_one_line_and_a_bug_its_traceback(cmd, monkeypatch, capsys):
     def refused(*args, **kw):
         raise Rejected("the engine says no")
-    monkeypatch.setattr(sim, "simulate", refused)
+    monkeypatch.setattr(sim, "batch", refused)
     code, out, err = run(cmd + ["--games", "1"], capsys)
     assert (code, out, err) == (2, "", "altar %s: the engine says no\n" % cmd[0])
 
     def bug(*args, **kw):
         raise KeyError("a bug")
-    monkeypatch.setattr(sim, "simulate", bug)
+    monkeypatch.setattr(sim, "batch", bug)
     with pytest.raises(KeyError):
         main(cmd + ["--games", "1"])
 
@@ -252,6 +252,7 @@ def test_simulate_and_balance_print_tables_on_a_terminal(capsys):
     assert lines[8].split()[0] == "change" and lines[8].count("[") == 4
     assert lines[10].split() == ["1st", "2nd", "3rd", "4th"]
     assert lines[11] == "(the defaults)" and lines[16].count("[") == 4
+    assert "Change, in percentage points: paired" in out
     code, out, _ = run(["balance", "--games", "10", "--set", "", "--json"], capsys, terminal=True)
     assert json.loads(out)["sets"][0]["win_rate_change"][0] == [0.0, [0.0, 0.0]]
 

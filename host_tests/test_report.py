@@ -132,6 +132,7 @@ def check_balance(directory, result):
         label = report.options_label(row["options"])
         assert sum(label in t for t in tables) == 3, label
     assert page.count("<th scope=row>no winner</th>") == len(result["sets"])
+    assert "paired" in page
     return page
 
 
@@ -154,7 +155,7 @@ def test_a_balance_report_with_the_banished_and_many_sets(tmp_path):
                 "endings": {"power": 20, "immediate": 10},
                 "win_rate_change": change, "position_win_rate_change": change}
     result = {"game": "sete-selos", "players": 2, "bots": ["heuristic", "random"], "seed": 0,
-              "games": 30, "first": 1, "sets": [
+              "games": 30, "first": 1, "change": sim.CHANGE, "sets": [
                   row({}, [0.2, 0.3, 0.5], [0, 0, 0]),
                   row({"power": [1, 2, 3]}, [0.25, 0.25, 0.5], [0.05, -0.05, 0]),
                   row({"elders": 5, "a_rather_long_option_name": "some value"},

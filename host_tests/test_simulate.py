@@ -5,6 +5,8 @@ same result (both VMs for a sample), results do not depend on the chunks
 import json
 import os
 import re
+import statistics
+import types
 
 import pytest
 
@@ -205,3 +207,35 @@ def test_parse_first(text, game, players, says):
         with pytest.raises(ValueError, match=re.escape(says)):
             sim.parse_first(text, game, players)
 
+
+def test_the_paired_interval():
+    assert sim.paired(0, 0, 50) == (0.0, [0.0, 0.0])
+    d, (lo, hi) = sim.paired(3, 1, 10)      # differences +1 three times, -1 once, 0 six
+    sd = statistics.pstdev([1, 1, 1, -1] + [0] * 6)
+    assert d == 0.2 and (lo, hi) == (round(0.2 - 1.96 * sd / 10 ** 0.5, 4),
+                                     round(0.2 + 1.96 * sd / 10 ** 0.5, 4))
+
+
+def test_balance_intervals_are_paired_by_seed():
+    """The change's interval is the normal approximation on the per-seed
+    differences of the same deals, worked out here game by game; an option
+    set that plays as the baseline does changes nothing, to the last game."""
+    args = types.SimpleNamespace(game="sete-selos", players=3, bots="heuristic", games=40,
+                                 seed=4, first="random",
+                                 set=["", "power=[3,5,10]", "power=[1,2,3]"])
+    result = sim.balance(args, sim.Workers())
+    same = result["sets"][1]
+    for key in ("win_rate_change", "position_win_rate_change"):
+        assert same[key] == [(0.0, [0.0, 0.0])] * 3
+    other = result["sets"][2]
+    for seat in range(3):
+        diffs = []
+        for i in range(40):
+            base = sim.sete_selos(3, 4 + i, ["heuristic"])
+            changed = sim.sete_selos(3, 4 + i, ["heuristic"], {"power": [1, 2, 3]})
+            diffs.append((seat in changed.view()["winners"]) - (seat in base.view()["winners"]))
+        d = statistics.mean(diffs)
+        h = 1.96 * statistics.pstdev(diffs) / 40 ** 0.5
+        assert other["win_rate_change"][seat] == (round(d, 4), [round(d - h, 4), round(d + h, 4)])
+    assert any(lo < hi for _, (lo, hi) in other["win_rate_change"])     # not all zero
+    assert "paired" in result["change"]

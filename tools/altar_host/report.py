@@ -225,8 +225,8 @@ def forest_height(sets, seats):
 
 def plot_forest(result, by, what, names, colours):
     """For each option set, each seat's (by "") or position's (by
-    "position_") change in win rate from the baseline, with 95% intervals
-    (the page says what a position is)."""
+    "position_") paired change in win rate from the baseline, with 95%
+    intervals (the page says what a position is)."""
     sets = result["sets"]
     fig = _figure(forest_height(len(sets), len(names)))
     ax = fig.add_subplot()
@@ -253,7 +253,7 @@ def plot_forest(result, by, what, names, colours):
     ax.set_xlabel("win-rate change from the baseline (percentage points)")
     ax.set_ylabel("option set, %d games each" % result["games"])
     # over the figure, not the axes: the labels may push the axes right
-    fig.suptitle("Win-rate change by %s, with 95%% intervals" % what)
+    fig.suptitle("Win-rate change by %s, paired by seed, with 95%% intervals" % what)
     # below the axes, in one row: beside them it would take the width the
     # option labels need
     fig.legend(loc="outside lower center", ncols=len(names), fontsize="small")
@@ -401,8 +401,8 @@ def _change(d, lo, hi):
 
 def _set_rows(row, by, names):
     """An option set's rows: each seat's or position's win rate and its
-    change from the baseline, each with its interval; by seat, the games no
-    one won too (its rate only)."""
+    paired change from the baseline, each with its interval; by seat, the
+    games no one won too (no change: only wins are paired)."""
     rows = [(name, _pct(r), _interval(*ci), *_change(d, clo, chi))
             for name, r, ci, (d, (clo, chi))
             in zip(names, row[by + "win_rate"], row[by + "win_rate_95"],
@@ -424,14 +424,15 @@ def write_balance(directory, result):
              "<h1>%s, %d players: %d option sets, %d games each</h1>" % (
                  html.escape(_game(result)), players, len(result["sets"]), result["games"]),
              _facts([("bots", ", ".join(result["bots"])),
-                     ("seed", "%d (every set plays the same seeds)" % result["seed"])]),
+                     ("seed", "%d (every set plays the same seeds)" % result["seed"]),
+                     ("change", result["change"])]),
              _positions(players, game, result["first"])]
     by_way = ways(players, game)
     for by, what, names, colours, suffix in by_way:
         parts.append(_image(directory, "forest%s.png" % suffix,
                             plot_forest(result, by, what, names, colours),
                             "Win-rate change by %s" % what,
-                            "Forest plot: for each option set, each %s's change in win "
+                            "Forest plot: for each option set, each %s's paired change in win "
                             "rate from the baseline, in percentage points, with 95%% intervals"
                             % what))
     for i, row in enumerate(result["sets"]):

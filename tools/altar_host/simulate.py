@@ -93,13 +93,14 @@ def parse_first(text, game, players):
 
 # -- batches --------------------------------------------------------------------------------
 #
-# A batch is games seed..seed+games-1, cut into chunks of consecutive seeds.
-# Each chunk comes back as a partial summary (counts only), and the partials
-# merge in seed order: the summary does not depend on where or in how many
-# processes the chunks ran, nor on the chunk size. One process runs them in
-# turn; more run on Dask (a local cluster of --jobs worker processes, or a
-# running scheduler's with --cluster), which also reruns the chunk of a
-# worker that dies.
+# A batch is games seed..seed+games-1 under one or more option sets (each
+# seed plays the same deal under every set), cut into chunks of consecutive
+# seeds. Each chunk comes back as partial counts, and the partials merge in
+# seed order: the result does not depend on where or in how many processes
+# the chunks ran, nor on the chunk size. One process runs them in turn; more
+# run on Dask (a local cluster of --jobs worker processes, or a running
+# scheduler's with --cluster), which also reruns the chunk of a worker that
+# dies.
 
 def _outcome(s):
     """(winners, how the game ended, its length, final scores per seat or None)."""
@@ -168,17 +169,45 @@ def tally(part, s):
         _count(part["scores"][seat], str(x))
 
 
+def empty_pairs(game, players):
+    """The paired counts of no seed: for each seat and each position,
+    [seeds it won only under the set, seeds it won only under the baseline]."""
+    seats = _seats(game, players)
+    return {"wins": [[0, 0] for _ in range(seats)],
+            "position_wins": [[0, 0] for _ in range(seats)]}
+
+
+def pair(pairs, base, s):
+    """Count into `pairs` how session s and the baseline's session `base`
+    (the same seed) differ in who won, by seat and by position."""
+    for key, mine, theirs in zip(("wins", "position_wins"), won(s), won(base)):
+        for i, row in enumerate(pairs[key]):
+            d = (i in mine) - (i in theirs)
+            if d:
+                row[0 if d > 0 else 1] += 1
+
+
+def empty_batch(game, players, sets):
+    """The counts of no seed under `sets` option sets: each set's counts,
+    and each set's paired counts against the first."""
+    return {"sets": [empty(game, players) for _ in range(sets)],
+            "paired": [empty_pairs(game, players) for _ in range(sets)]}
+
+
 def run_chunk(job):
-    """The partial counts (empty's) of games seed..seed+count-1 (their logs
-    written if asked)."""
-    game, players, bots, seed, count, options, first, logs = job
-    part = empty(game, players)
+    """The partial counts (empty_batch's) of games seed..seed+count-1, each
+    played under every option set; the first set's logs written if asked
+    (simulate's one set)."""
+    game, players, bots, seed, count, sets, first, logs = job
+    part = empty_batch(game, players, len(sets))
     for i in range(count):
-        s = GAMES[game](players, seed + i, bots, options, first)
-        tally(part, s)
+        played = [GAMES[game](players, seed + i, bots, options, first) for options in sets]
+        for counts, pairs, s in zip(part["sets"], part["paired"], played):
+            tally(counts, s)
+            pair(pairs, played[0], s)
         if logs:
             with open(os.path.join(logs, "%s-%d.jsonl" % (game, seed + i)), "w") as f:
-                log.write(s, f)
+                log.write(played[0], f)
     return part
 
 
@@ -325,24 +354,24 @@ class Workers:
                 self.client.cancel(futures)
 
 
-def simulate(game, players, bots, games, seed, workers=None, options=None, logs=None,
-             progress=None, chunk=None, first=None):
-    """The counts (empty's, run_chunk's merged) of games seed..seed+games-1
-    and the seconds they took, on `workers` (a Workers; None: this process).
-    first: the first player's seat, None to draw it in each game.
+def batch(game, players, bots, games, seed, sets, workers=None, first=None, logs=None,
+          progress=None, chunk=None):
+    """The counts (empty_batch's, run_chunk's merged) of games
+    seed..seed+games-1 under each option set of `sets`, and the seconds
+    they took, on `workers` (a Workers; None: this process).
     progress(done, total) follows the chunks as they finish. Ctrl-C raises
     Interrupted with the finished chunks' counts."""
     workers = workers or Workers()
     if chunk is None:       # few tasks (each costs the scheduler, on the same cores), enough
         chunk = max(1, min(2000, -(-games // (4 * workers.count()))))     # to even out the end
-    chunks = [(game, players, bots, seed + a, min(chunk, games - a), options, first, logs)
+    chunks = [(game, players, bots, seed + a, min(chunk, games - a), sets, first, logs)
               for a in range(0, games, chunk)]
     t = time.time()
     parts = [None] * len(chunks)
     done = 0
 
     def merged():       # in seed order, whichever finished first
-        out = empty(game, players)
+        out = empty_batch(game, players, len(sets))
         for p in parts:
             if p is not None:
                 out = merge(out, p)
@@ -350,12 +379,25 @@ def simulate(game, players, bots, games, seed, workers=None, options=None, logs=
     try:
         for i, part in workers.run(chunks):
             parts[i] = part
-            done += part["games"]
+            done += part["sets"][0]["games"]
             if progress:
                 progress(done, games)
     except KeyboardInterrupt:
         raise Interrupted(merged(), time.time() - t)
     return merged(), time.time() - t
+
+
+def simulate(game, players, bots, games, seed, workers=None, options=None, logs=None,
+             progress=None, chunk=None, first=None):
+    """The counts (empty's) of games seed..seed+games-1 under `options`, and
+    the seconds they took: batch's, for one option set. Ctrl-C raises
+    Interrupted with the finished chunks' counts."""
+    try:
+        counts, seconds = batch(game, players, bots, games, seed, [options], workers, first,
+                                logs, progress, chunk)
+    except Interrupted as stop:
+        raise Interrupted(stop.counts["sets"][0], stop.seconds)
+    return counts["sets"][0], seconds
 
 
 def bar(done, total):
@@ -385,43 +427,46 @@ def parse_options(pairs):
     return options
 
 
-def difference(k1, k2, n):
-    """k2/n - k1/n and its 95% interval (normal approximation; the games
-    share seeds, so this is conservative)."""
-    p1, p2 = k1 / n, k2 / n
-    h = 1.96 * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n)
-    d = p2 - p1
+CHANGE = ("paired: for each seed, won under the set (1 or 0) minus won under the baseline, "
+          "on the same deal; the mean of those differences, with a 95% interval by the normal "
+          "approximation on them")
+
+
+def paired(gained, lost, n, z=1.96):
+    """The mean per-seed difference of n seeds, each +1 (`gained`: won only
+    under the set), -1 (`lost`: won only under the baseline) or 0, and its
+    95% interval by the normal approximation on those differences (Wald's
+    interval for paired proportions). The same deal on both sides cancels
+    what the option does not change, so it is narrower than two independent
+    rates' interval."""
+    d = (gained - lost) / n
+    h = z * math.sqrt(((gained + lost) / n - d * d) / n)
     return round(d, 4), [round(d - h, 4), round(d + h, 4)]
 
 
 def balance(args, workers):
     """Each option set (KEY=VALUE;KEY=VALUE; "" for the defaults) on the same
-    seeds; win rates by seat and by position and how games end, each set
-    against the first."""
+    seeds; win rates by seat and by position and how games end, each set's
+    change from the first paired seed by seed."""
     bots = args.bots.split(",")
     first = parse_first(args.first, args.game, args.players)
     sets = [parse_options([kv for kv in s.split(";") if kv]) for s in args.set]
-    runs = []
-    for options in sets:
-        counts, secs = simulate(args.game, args.players, bots, args.games, args.seed, workers,
-                                options or None, progress=bar if sys.stderr.isatty() else None,
-                                first=first)
-        runs.append(summarise(args.game, args.players, bots, args.seed, counts, options, secs,
-                              first=first))
-    base = runs[0]
+    counts, secs = batch(args.game, args.players, bots, args.games, args.seed,
+                         [options or None for options in sets], workers, first,
+                         progress=bar if sys.stderr.isatty() else None)
     rows = []
-    for r in runs:
+    for options, c, pairs in zip(sets, counts["sets"], counts["paired"]):
+        r = summarise(args.game, args.players, bots, args.seed, c, options, secs, first=first)
         row = {k: r[k] for k in ("options", "no_winner", "no_winner_rate", "no_winner_rate_95",
                                  "win_rate", "win_rate_95", "position_win_rate",
                                  "position_win_rate_95", "endings", "lengths")}
+        # the baseline against itself: every seed differs by 0, an interval of width 0
         for key, change in (("wins", "win_rate_change"),
                             ("position_wins", "position_win_rate_change")):
-            # The baseline against itself changes by nothing, exactly.
-            row[change] = [difference(base[key][i], r[key][i], r["games"]) if r is not base
-                           else (0.0, [0.0, 0.0]) for i in range(len(r[key]))]
+            row[change] = [paired(g, l, c["games"]) for g, l in pairs[key]]
         rows.append(row)
     return {"game": args.game, "players": args.players, "bots": bots, "seed": args.seed,
-            "games": args.games, "first": first_label(first), "sets": rows}
+            "games": args.games, "first": first_label(first), "change": CHANGE, "sets": rows}
 
 
 def seat_bots(names, game, players):

@@ -166,8 +166,8 @@ def _change(d, interval):
 def balance(result):
     """`altar balance`'s result as tables, by seat (and the games no one
     won) then by position: each option set (its full label on a line of its
-    own), its win rates, and their change from the first set with a 95%
-    interval."""
+    own), its win rates, and their paired change from the first set with a
+    95% interval."""
     players, game = result["players"], result["game"]
 
     def row(label, cells):
@@ -191,4 +191,5 @@ def balance(result):
                    lambda r: [_rate(r["no_winner_rate"], r["no_winner_rate_95"])])
     lines += [""] + table(position_names(players, game), "position_")
     lines += [""] + textwrap.wrap(positions_note(game, players, result["first"]), 79)
+    lines += [""] + textwrap.wrap("Change, in percentage points: %s." % result["change"], 79)
     return "\n".join(lines)
