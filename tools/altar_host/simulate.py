@@ -10,7 +10,10 @@ round, then the sacrifice, the tricks and the ghost piles. Both are played
 by altar_host.drivers. Every game is a session of the engine, so its log
 (referee entry) replays to the same result.
 
-Bots see their own hand and the table, never another seat's cards.
+Bots see their own hand and the table, never another seat's cards. Wins
+are counted by seat and by position in turn order from the first player
+(`positions`); `balance` pairs each option set's games with the
+baseline's, seed by seed (`paired`).
 Results for a seed are the same whatever --jobs, --cluster or --chunk is:
 game i always uses seed + i, and the chunks' counts merge in seed order.
 """
