@@ -189,6 +189,21 @@ def test_simulate_refuses_nonsense_before_playing(argv, says, capsys):
     assert code == 2 and not out and says in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("cmd", [["simulate"], ["balance", "--set", ""]])
+@pytest.mark.parametrize("argv,says", [
+    (["--first", "4"], "--first is a seat 0..3 (0 is P1) or random, not '4'"),
+    (["--players", "2", "--first", "2"], "--first is a seat 0..1 (0 is P1) or random, not '2'"),
+    (["--first", "first"], "not 'first'"),
+    (["--game", "fantasmagoria", "--players", "3", "--first", "0"],
+     "fantasmagoria has no first player to fix: the sacrifice chooses the first leader"),
+])
+def test_first_is_a_seat_or_random(cmd, argv, says, capsys, monkeypatch):
+    monkeypatch.setattr(sim, "batch", None)         # refused before any game is played
+    code, out, err = run(cmd + argv, capsys)
+    assert code == 2 and not out and err.count("\n") == 1
+    assert err.startswith("altar %s: " % cmd[0]) and says in err
+
+
 def test_balance_refuses_malformed_json(capsys):
     code, out, err = run(["balance", "--set", "", "--set", "power=[1,2"], capsys)
     assert code == 2 and "malformed JSON" in err
@@ -198,13 +213,13 @@ def test_balance_refuses_malformed_json(capsys):
 def test_a_game_the_engine_refuses_is_one_line_and_a_bug_its_traceback(cmd, monkeypatch, capsys):
     def refused(*args, **kw):
         raise Rejected("the engine says no")
-    monkeypatch.setattr(sim, "simulate", refused)
+    monkeypatch.setattr(sim, "batch", refused)
     code, out, err = run(cmd + ["--games", "1"], capsys)
     assert (code, out, err) == (2, "", "altar %s: the engine says no\n" % cmd[0])
 
     def bug(*args, **kw):
         raise KeyError("a bug")
-    monkeypatch.setattr(sim, "simulate", bug)
+    monkeypatch.setattr(sim, "batch", bug)
     with pytest.raises(KeyError):
         main(cmd + ["--games", "1"])
 
@@ -222,14 +237,22 @@ def test_simulate_and_balance_print_tables_on_a_terminal(capsys):
     assert code == 0 and lines[0].startswith("sete-selos, 2 players, 30 games from seed 0")
     assert lines[3].split()[:2] == ["P1", "heuristic"] and lines[4].split()[:2] == ["P2", "random"]
     assert lines[5].split()[:2] == ["Ban", "(dummy)"]
+    assert lines[6].split()[:3] == ["no", "winner", "0"]
+    assert [ln.split()[0] for ln in lines[9:12]] == ["1st", "2nd", "Ban"]
+    assert "1st is the game's first player" in out and "--first random" in out
     code, out, _ = run(["balance", "--games", "40", "--set", "",
                         "--set", "power=[1,2,3];banished_removal=\"high\""], capsys, terminal=True)
     lines = out.splitlines()
-    assert code == 0 and "the same seeds" in lines[0] and lines[2].split() == ["P1", "P2", "P3", "P4"]
+    assert code == 0 and "the same seeds" in lines[0]
+    assert lines[2].split() == ["P1", "P2", "P3", "P4", "no", "winner"]
     assert lines[3] == "(the defaults)" and lines[4].split()[:2] == ["win", "rate"]
+    assert lines[4].count("[") == 5         # the games no one won too
     assert lines[5].split() == ["change"] + ["(baseline)"] * 4
     assert lines[6] == "banished_removal=high; power=[1, 2, 3]"
     assert lines[8].split()[0] == "change" and lines[8].count("[") == 4
+    assert lines[10].split() == ["1st", "2nd", "3rd", "4th"]
+    assert lines[11] == "(the defaults)" and lines[16].count("[") == 4
+    assert "Change, in percentage points: paired" in out
     code, out, _ = run(["balance", "--games", "10", "--set", "", "--json"], capsys, terminal=True)
     assert json.loads(out)["sets"][0]["win_rate_change"][0] == [0.0, [0.0, 0.0]]
 

@@ -1,10 +1,12 @@
-"""Simulation on Dask: the summary is the in-process one for a local cluster
-(--jobs), a running scheduler (--cluster) and any chunk size, and a worker
-killed mid-run loses nothing: Dask runs its chunks again elsewhere."""
+"""Simulation on Dask: the summary (and balance's comparison) is the
+in-process one for a local cluster (--jobs), a running scheduler
+(--cluster) and any chunk size, and a worker killed mid-run loses
+nothing: Dask runs its chunks again elsewhere."""
 
 import json
 import os
 import signal
+import types
 
 import dask
 import pytest
@@ -76,3 +78,12 @@ def test_ctrl_c_cancels_the_chunks_and_keeps_those_that_finished():
             counts(workers, chunk=3, progress=progress)
         assert 3 <= stop.value.counts["games"] < 300
     assert workers.client.status == "closed"
+
+
+def test_balance_on_a_local_cluster_is_the_in_process_comparison():
+    """Each chunk plays its seeds under every option set and pairs them
+    there; the paired counts merge to the in-process result."""
+    args = types.SimpleNamespace(game="sete-selos", players=2, bots="heuristic", games=60,
+                                 seed=3, first="random", set=["", "banished_cultists=5"])
+    with sim.Workers(jobs=2) as workers:
+        assert sim.balance(args, workers) == sim.balance(args, sim.Workers())

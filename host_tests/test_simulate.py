@@ -4,6 +4,9 @@ same result (both VMs for a sample), results do not depend on the chunks
 
 import json
 import os
+import re
+import statistics
+import types
 
 import pytest
 
@@ -128,3 +131,111 @@ def test_progress_bar(capsys):
     sim.bar(20, 20)
     err = capsys.readouterr().err
     assert "5/20 games" in err and err.endswith("20/20 games\n") and "#" * 30 in err
+
+
+def test_the_games_no_one_won_are_counted(capsys):
+    """Seed 789 ends in a tie by power that no Elder breaks: it is counted,
+    so the wins and the games with no winner add up to the games played,
+    by seat and by position."""
+    counts, _ = sim.simulate("sete-selos", 4, ["heuristic"], 12, 780)
+    assert counts["no_winner"] == 1 and counts["games"] == 12
+    assert sum(counts["wins"]) + counts["no_winner"] == 12
+    assert sum(counts["position_wins"]) + counts["no_winner"] == 12
+    assert main(["simulate", "--bots", "heuristic", "--games", "12", "--seed", "780"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["no_winner"] == 1
+    assert sum(out["win_rate"]) + out["no_winner_rate"] == pytest.approx(1, abs=1e-3)
+
+
+def expected_position(s, winner):
+    """The winner's position, worked out here from the log: Sete Selos
+    counts from the header's first (the Banished, seat 2 of 2 players, is
+    its own last position); Fantasmagória from the seat of the lowest
+    card in the first sacrifice (on equal numbers, the lower suit)."""
+    n = len(s.header["players"])
+    if s.header["game"] == "sete-selos":
+        return winner if winner >= n else (winner - s.header["first"]) % n
+    cards = s.actions()[0]["cards"]
+    suits = ("gato", "vela", "bode", "boneca")
+    leader = min(range(n), key=lambda i: (cards[i][1], suits.index(cards[i][0])))
+    return (winner - leader) % n
+
+
+@pytest.mark.parametrize("game,players", [("sete-selos", 4), ("sete-selos", 3),
+                                          ("sete-selos", 2), ("fantasmagoria", 3)])
+def test_positions_count_from_the_first_player(game, players):
+    counts, _ = sim.simulate(game, players, ["heuristic"], 30, 11)
+    want = [0] * len(counts["wins"])
+    for i in range(30):
+        s = sim.GAMES[game](players, 11 + i, ["heuristic"])
+        for w in s.view()["winners"]:
+            want[expected_position(s, w)] += 1
+    assert counts["position_wins"] == want
+    assert want != counts["wins"]        # the first player varies: positions are no seats
+
+
+def test_first_fixes_the_first_player_and_keeps_the_deal(tmp_path, capsys):
+    assert main(["simulate", "--games", "20", "--first", "0", "--logs", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["first"] == 0
+    for name in os.listdir(tmp_path):
+        with open(tmp_path / name, "rb") as f:
+            assert json.loads(f.readline())["first"] == 0
+    # P1 is always first: its seat is the first position, and so on
+    assert out["position_win_rate"] == out["win_rate"]
+    # the first player is drawn even when fixed: fixing the seat a seed draws
+    # plays that seed's game exactly
+    for seed in range(5):
+        drawn = sim.sete_selos(3, seed, ["random"])
+        fixed = sim.sete_selos(3, seed, ["random"], None, drawn.header["first"])
+        assert fixed.actions() == drawn.actions()
+    with pytest.raises(ValueError, match="no first player"):
+        sim.fantasmagoria(3, 0, ["random"], None, 0)
+
+
+@pytest.mark.parametrize("text,game,players,says", [
+    ("random", "sete-selos", 4, None), ("random", "fantasmagoria", 3, None),
+    ("3", "sete-selos", 4, 3), ("1", "sete-selos", 2, 1),
+    ("2", "sete-selos", 2, "a seat 0..1 (0 is P1) or random, not '2'"),
+    ("-1", "sete-selos", 3, "a seat 0..2"), ("P1", "sete-selos", 4, "not 'P1'"),
+    ("0", "fantasmagoria", 4, "the sacrifice chooses the first leader"),
+])
+def test_parse_first(text, game, players, says):
+    if says is None or type(says) is int:
+        assert sim.parse_first(text, game, players) == says
+    else:
+        with pytest.raises(ValueError, match=re.escape(says)):
+            sim.parse_first(text, game, players)
+
+
+def test_the_paired_interval():
+    assert sim.paired(0, 0, 50) == (0.0, [0.0, 0.0])
+    d, (lo, hi) = sim.paired(3, 1, 10)      # differences +1 three times, -1 once, 0 six
+    sd = statistics.pstdev([1, 1, 1, -1] + [0] * 6)
+    assert d == 0.2 and (lo, hi) == (round(0.2 - 1.96 * sd / 10 ** 0.5, 4),
+                                     round(0.2 + 1.96 * sd / 10 ** 0.5, 4))
+
+
+def test_balance_intervals_are_paired_by_seed():
+    """The change's interval is the normal approximation on the per-seed
+    differences of the same deals, worked out here game by game; an option
+    set that plays as the baseline does changes nothing, to the last game."""
+    args = types.SimpleNamespace(game="sete-selos", players=3, bots="heuristic", games=40,
+                                 seed=4, first="random",
+                                 set=["", "power=[3,5,10]", "power=[1,2,3]"])
+    result = sim.balance(args, sim.Workers())
+    same = result["sets"][1]
+    for key in ("win_rate_change", "position_win_rate_change"):
+        assert same[key] == [(0.0, [0.0, 0.0])] * 3
+    other = result["sets"][2]
+    for seat in range(3):
+        diffs = []
+        for i in range(40):
+            base = sim.sete_selos(3, 4 + i, ["heuristic"])
+            changed = sim.sete_selos(3, 4 + i, ["heuristic"], {"power": [1, 2, 3]})
+            diffs.append((seat in changed.view()["winners"]) - (seat in base.view()["winners"]))
+        d = statistics.mean(diffs)
+        h = 1.96 * statistics.pstdev(diffs) / 40 ** 0.5
+        assert other["win_rate_change"][seat] == (round(d, 4), [round(d - h, 4), round(d + h, 4)])
+    assert any(lo < hi for _, (lo, hi) in other["win_rate_change"])     # not all zero
+    assert "paired" in result["change"]

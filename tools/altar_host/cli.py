@@ -170,6 +170,10 @@ def _batch(p, games, what, printed):
     p.add_argument("--bots", default="random", help=BOTS_HELP)
     p.add_argument("--games", type=int, default=games, help="%s (at least 1)" % what)
     p.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
+    p.add_argument("--first", default="random", metavar="SEAT|random",
+                   help="Sete Selos' first player: seat 0..players-1 (0 is P1) in every game, or "
+                        "random: each game draws it (the cards are shuffled the same either "
+                        "way). Fantasmagória has none: its sacrifice chooses the first leader")
     p.add_argument("--json", action="store_true",
                    help="print %s as JSON (the default when not on a terminal)" % printed)
     p.add_argument("--jobs", type=int, default=1,

@@ -15,7 +15,7 @@ import json
 
 from altar import log
 from altar_fw.ui import GAMES
-from altar_host import sheet_games, sheet_plots, summary
+from altar_host import report, sheet_games, sheet_plots, summary
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
 
@@ -58,7 +58,7 @@ class Sheet:
         banished = getattr(rules, "banished", -1)
         self.names = [rules.players[s] if s < len(rules.players) else self.w["banished"]
                       for s in range(rules.seats)]
-        self.colours = [sheet_plots.seat_colour(s, banished) for s in range(rules.seats)]
+        self.colours = [report.seat_colour(s, banished) for s in range(rules.seats)]
         self.pngs = {}
 
     def seat(self, s):

@@ -1,6 +1,7 @@
 """The game sheet's pictures, drawn by matplotlib on the Agg canvas in the
 simulation report's style (altar_host.report): the Elders board, and a line
-per seat over the game. Seats have the device's NeoPixel colours.
+per seat over the game. Seats have the device's NeoPixel colours
+(report.seat_colour).
 """
 
 import io
@@ -9,17 +10,10 @@ import warnings
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from altar_fw.lights import BANISHED, SEAT_COLOURS
 from altar_host.report import DPI, _figure
 
 REVEALED = "#EFE3C0"    # a revealed Elder's band: parchment, under any seat's colour
 SPREAD = 0.04   # lines of seats with equal values are drawn this far apart
-
-
-def seat_colour(seat, banished=-1):
-    """The seat's colour on the device's lights, as matplotlib and CSS read it."""
-    c = BANISHED if seat == banished else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    return "#%06X" % c
 
 
 def label(name):

@@ -10,7 +10,10 @@ round, then the sacrifice, the tricks and the ghost piles. Both are played
 by altar_host.drivers. Every game is a session of the engine, so its log
 (referee entry) replays to the same result.
 
-Bots see their own hand and the table, never another seat's cards.
+Bots see their own hand and the table, never another seat's cards. Wins
+are counted by seat and by position in turn order from the first player
+(`positions`); `balance` pairs each option set's games with the
+baseline's, seed by seed (`paired`).
 Results for a seed are the same whatever --jobs, --cluster or --chunk is:
 game i always uses seed + i, and the chunks' counts merge in seed order.
 """
@@ -22,7 +25,7 @@ import sys
 import time
 
 from altar import log
-from altar.core import Rejected, Session
+from altar.core import Rejected, Session, decode
 from altar.rng import Rng
 from altar_host import drivers, table
 from altar_host.files import wrote
@@ -44,35 +47,63 @@ def _bots(names, kinds, seed, players):
     return [kinds[names[i % len(names)]](Rng(seed * 8 + i + 1)) for i in range(players)]
 
 
-def sete_selos(players, seed, bot_names, options=None):
-    """One whole game: its Session (header, actions, state)."""
+def sete_selos(players, seed, bot_names, options=None, first=None):
+    """One whole game: its Session (header, actions, state). first: the
+    first player's seat, or None to draw it from the seed."""
     rng = Rng(seed)
-    s = Session(drivers.header("sete-selos", players, seed, rng.below(players), options))
+    # Drawn even when `first` is given, so game i deals the same cards
+    # whatever --first says: only who is first changes.
+    drawn = rng.below(players)
+    s = Session(drivers.header("sete-selos", players, seed, drawn if first is None else first,
+                               options))
     drivers.sete_selos(s.state, rng, table.seated(s.rules, _bots(bot_names, BOTS, seed, players)),
                        s.play)
     return s
 
 
-def fantasmagoria(players, seed, bot_names, options=None):
+def fantasmagoria(players, seed, bot_names, options=None, first=None):
     """One whole game on the example deck: its Session, as the table enters
-    it (referee entry, naming the piles taken or not)."""
+    it (referee entry, naming the piles taken or not). first: None (the
+    signature games share): the game has no first seat to fix."""
+    if first is not None:
+        raise ValueError(NO_FIRST)
     header = drivers.header("fantasmagoria", players, seed, options=options, deck=DECK)
     bots = _bots(bot_names, FA_BOTS, seed, players)
     return drivers.fantasmagoria(header, Rng(seed), bots).session
 
 
 GAMES = {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria}
+NO_FIRST = ("fantasmagoria has no first player to fix: the sacrifice chooses the first "
+            "leader (--first random only)")
+
+
+def parse_first(text, game, players):
+    """--first: "random" (None: each game draws its first player) or a seat
+    0..players-1; ValueError says what is wrong."""
+    if text == "random":
+        return None
+    if game == "fantasmagoria":
+        raise ValueError(NO_FIRST)
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = -1
+    if not 0 <= seat < players:
+        raise ValueError("--first is a seat 0..%d (0 is P1) or random, not %r"
+                         % (players - 1, text))
+    return seat
 
 
 # -- batches --------------------------------------------------------------------------------
 #
-# A batch is games seed..seed+games-1, cut into chunks of consecutive seeds.
-# Each chunk comes back as a partial summary (counts only), and the partials
-# merge in seed order: the summary does not depend on where or in how many
-# processes the chunks ran, nor on the chunk size. One process runs them in
-# turn; more run on Dask (a local cluster of --jobs worker processes, or a
-# running scheduler's with --cluster), which also reruns the chunk of a
-# worker that dies.
+# A batch is games seed..seed+games-1 under one or more option sets (each
+# seed plays the same deal under every set), cut into chunks of consecutive
+# seeds. Each chunk comes back as partial counts, and the partials merge in
+# seed order: the result does not depend on where or in how many processes
+# the chunks ran, nor on the chunk size. One process runs them in turn; more
+# run on Dask (a local cluster of --jobs worker processes, or a running
+# scheduler's with --cluster), which also reruns the chunk of a worker that
+# dies.
 
 def _outcome(s):
     """(winners, how the game ended, its length, final scores per seat or None)."""
@@ -83,55 +114,117 @@ def _outcome(s):
     return v["winners"], how, len(s.history), v["scares"]
 
 
+def first_player(s):
+    """The seat positions count from. Sete Selos: the header's `first`, the
+    first series' first player. Fantasmagória ignores `first`, so the first
+    round's leader: the seat of the lowest sacrifice, found by applying the
+    game's first record to a fresh state (the engine's rule, not a copy)."""
+    if s.header["game"] != "fantasmagoria":
+        return s.rules.first
+    st = s.mod.State(s.rules)
+    st.apply(decode(next(s.records())))
+    return st.leader
+
+
+def positions(s):
+    """The seats in position order: the players clockwise from the first
+    player (turn order), then the Banished Cultist of a 2-player Sete Selos
+    game, a position of its own whoever is first."""
+    n = len(s.rules.players)
+    f = first_player(s)
+    return [(f + k) % n for k in range(n)] + list(range(n, s.rules.seats))
+
+
+def won(s):
+    """(the seats that won, the positions that won) of finished session s."""
+    winners = s.view()["winners"]
+    order = positions(s)
+    return winners, [order.index(w) for w in winners]
+
+
 def _count(counts, key):
     counts[key] = counts.get(key, 0) + 1
 
 
+def _seats(game, players):
+    return players + 1 if game == "sete-selos" and players == 2 else players
+
+
 def empty(game, players):
     """The counts of no game."""
-    seats = players + 1 if game == "sete-selos" and players == 2 else players
-    return {"games": 0, "wins": [0] * seats, "endings": {}, "lengths": {},
-            "scores": [{} for _ in range(seats)]}
+    seats = _seats(game, players)
+    return {"games": 0, "no_winner": 0, "wins": [0] * seats, "position_wins": [0] * seats,
+            "endings": {}, "lengths": {}, "scores": [{} for _ in range(seats)]}
 
 
 def tally(part, s):
     """Count finished session s into the counts `part`."""
     winners, how, length, final = _outcome(s)
     part["games"] += 1
-    for w in winners:
+    if not winners:      # a Sete Selos tie that no Elder breaks
+        part["no_winner"] += 1
+    for w, k in zip(*won(s)):
         part["wins"][w] += 1
+        part["position_wins"][k] += 1
     _count(part["endings"], how)
     _count(part["lengths"], str(length))
     for seat, x in enumerate(final or ()):
         _count(part["scores"][seat], str(x))
 
 
+def empty_pairs(game, players):
+    """The paired counts of no seed: for each seat and each position,
+    [seeds it won only under the set, seeds it won only under the baseline]."""
+    seats = _seats(game, players)
+    return {"wins": [[0, 0] for _ in range(seats)],
+            "position_wins": [[0, 0] for _ in range(seats)]}
+
+
+def pair(pairs, base, s):
+    """Count into `pairs` how session s and the baseline's session `base`
+    (the same seed) differ in who won, by seat and by position."""
+    for key, mine, theirs in zip(("wins", "position_wins"), won(s), won(base)):
+        for i, row in enumerate(pairs[key]):
+            d = (i in mine) - (i in theirs)
+            if d:
+                row[0 if d > 0 else 1] += 1
+
+
+def empty_batch(game, players, sets):
+    """The counts of no seed under `sets` option sets: each set's counts,
+    and each set's paired counts against the first."""
+    return {"sets": [empty(game, players) for _ in range(sets)],
+            "paired": [empty_pairs(game, players) for _ in range(sets)]}
+
+
 def run_chunk(job):
-    """The partial summary of games seed..seed+count-1 (their logs written
-    if asked): games, wins per seat, endings, lengths, scores per seat."""
-    game, players, bots, seed, count, options, logs = job
-    part = empty(game, players)
+    """The partial counts (empty_batch's) of games seed..seed+count-1, each
+    played under every option set; the first set's logs written if asked
+    (simulate's one set)."""
+    game, players, bots, seed, count, sets, first, logs = job
+    part = empty_batch(game, players, len(sets))
     for i in range(count):
-        s = GAMES[game](players, seed + i, bots, options)
-        tally(part, s)
+        played = [GAMES[game](players, seed + i, bots, options, first) for options in sets]
+        for counts, pairs, s in zip(part["sets"], part["paired"], played):
+            tally(counts, s)
+            pair(pairs, played[0], s)
         if logs:
             with open(os.path.join(logs, "%s-%d.jsonl" % (game, seed + i)), "w") as f:
-                log.write(s, f)
+                log.write(played[0], f)
     return part
 
 
-def merge(out, parts):
-    """The counts `out` plus each partial's, in the order given."""
-    for p in parts:
-        out["games"] += p["games"]
-        out["wins"] = [a + b for a, b in zip(out["wins"], p["wins"])]
-        for key in ("endings", "lengths"):
-            for k, v in p[key].items():
-                out[key][k] = out[key].get(k, 0) + v
-        for mine, theirs in zip(out["scores"], p["scores"]):
-            for k, v in theirs.items():
-                mine[k] = mine.get(k, 0) + v
-    return out
+def merge(a, b):
+    """a + b, element by element: numbers add, lists item by item, dicts key
+    by key (a key one lacks counts 0 there)."""
+    if isinstance(a, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = merge(out[k], v) if k in out else v
+        return out
+    if isinstance(a, list):
+        return [merge(x, y) for x, y in zip(a, b)]
+    return a + b
 
 
 def wilson(k, n, z=1.96):
@@ -145,15 +238,30 @@ def wilson(k, n, z=1.96):
     return max(0.0, c - h), min(1.0, c + h)
 
 
-def summarise(game, players, bots, seed, counts, options, seconds, wanted=None):
-    """The batch's summary: its counts, win rates with 95% intervals, speed.
-    wanted: the games asked for, when fewer finished (an interrupted run)."""
+def rates(wins, n):
+    """(win rate, its 95% Wilson interval) of each count of `wins` in n games."""
+    return ([round(w / n, 4) if n else 0 for w in wins],
+            [[round(x, 4) for x in wilson(w, n)] for w in wins])
+
+
+def first_label(first):
+    """--first as the summaries say it: "random", or the seat."""
+    return "random" if first is None else first
+
+
+def summarise(game, players, bots, seed, counts, options, seconds, wanted=None, first=None):
+    """The batch's summary: its counts, win rates with 95% intervals by
+    seat and by position, speed. wanted: the games asked for, when fewer
+    finished (an interrupted run). first: --first's seat, None for random."""
     n = counts["games"]
     out = {"game": game, "players": players, "bots": bots, "seed": seed, "options": options or {},
+           "first": first_label(first),
            "games_per_second": round(n / seconds, 1) if seconds else None}
     out.update(counts)
-    out["win_rate"] = [round(w / n, 4) if n else 0 for w in counts["wins"]]
-    out["win_rate_95"] = [[round(x, 4) for x in wilson(w, n)] for w in counts["wins"]]
+    out["win_rate"], out["win_rate_95"] = rates(counts["wins"], n)
+    out["position_win_rate"], out["position_win_rate_95"] = rates(counts["position_wins"], n)
+    # the games no one won: with the wins they add up to the games played
+    (out["no_winner_rate"],), (out["no_winner_rate_95"],) = rates([counts["no_winner"]], n)
     if wanted is not None and wanted != n:
         out["interrupted"] = {"games_asked": wanted}
     return out
@@ -249,30 +357,50 @@ class Workers:
                 self.client.cancel(futures)
 
 
-def simulate(game, players, bots, games, seed, workers=None, options=None, logs=None,
-             progress=None, chunk=None):
-    """The counts of games seed..seed+games-1 (run_chunk's, merged) and the
-    seconds they took, on `workers` (a Workers; None: this process).
+def batch(game, players, bots, games, seed, sets, workers=None, first=None, logs=None,
+          progress=None, chunk=None):
+    """The counts (empty_batch's, run_chunk's merged) of games
+    seed..seed+games-1 under each option set of `sets`, and the seconds
+    they took, on `workers` (a Workers; None: this process).
     progress(done, total) follows the chunks as they finish. Ctrl-C raises
     Interrupted with the finished chunks' counts."""
     workers = workers or Workers()
     if chunk is None:       # few tasks (each costs the scheduler, on the same cores), enough
         chunk = max(1, min(2000, -(-games // (4 * workers.count()))))     # to even out the end
-    chunks = [(game, players, bots, seed + a, min(chunk, games - a), options, logs)
+    chunks = [(game, players, bots, seed + a, min(chunk, games - a), sets, first, logs)
               for a in range(0, games, chunk)]
     t = time.time()
     parts = [None] * len(chunks)
     done = 0
+
+    def merged():       # in seed order, whichever finished first
+        out = empty_batch(game, players, len(sets))
+        for p in parts:
+            if p is not None:
+                out = merge(out, p)
+        return out
     try:
         for i, part in workers.run(chunks):
             parts[i] = part
-            done += part["games"]
+            done += part["sets"][0]["games"]
             if progress:
                 progress(done, games)
     except KeyboardInterrupt:
-        raise Interrupted(merge(empty(game, players), [p for p in parts if p is not None]),
-                          time.time() - t)
-    return merge(empty(game, players), parts), time.time() - t
+        raise Interrupted(merged(), time.time() - t)
+    return merged(), time.time() - t
+
+
+def simulate(game, players, bots, games, seed, workers=None, options=None, logs=None,
+             progress=None, chunk=None, first=None):
+    """The counts (empty's) of games seed..seed+games-1 under `options`, and
+    the seconds they took: batch's, for one option set. Ctrl-C raises
+    Interrupted with the finished chunks' counts."""
+    try:
+        counts, seconds = batch(game, players, bots, games, seed, [options], workers, first,
+                                logs, progress, chunk)
+    except Interrupted as stop:
+        raise Interrupted(stop.counts["sets"][0], stop.seconds)
+    return counts["sets"][0], seconds
 
 
 def bar(done, total):
@@ -302,36 +430,46 @@ def parse_options(pairs):
     return options
 
 
-def difference(k1, k2, n):
-    """k2/n - k1/n and its 95% interval (normal approximation; the games
-    share seeds, so this is conservative)."""
-    p1, p2 = k1 / n, k2 / n
-    h = 1.96 * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n)
-    d = p2 - p1
+CHANGE = ("paired: for each seed, won under the set (1 or 0) minus won under the baseline, "
+          "on the same deal; the mean of those differences, with a 95% interval by the normal "
+          "approximation on them")
+
+
+def paired(gained, lost, n, z=1.96):
+    """The mean per-seed difference of n seeds, each +1 (`gained`: won only
+    under the set), -1 (`lost`: won only under the baseline) or 0, and its
+    95% interval by the normal approximation on those differences (Wald's
+    interval for paired proportions). The same deal on both sides cancels
+    what the option does not change, so it is narrower than two independent
+    rates' interval."""
+    d = (gained - lost) / n
+    h = z * math.sqrt(((gained + lost) / n - d * d) / n)
     return round(d, 4), [round(d - h, 4), round(d + h, 4)]
 
 
 def balance(args, workers):
     """Each option set (KEY=VALUE;KEY=VALUE; "" for the defaults) on the same
-    seeds; win rates by seat and how games end, each set against the first."""
+    seeds; win rates by seat and by position and how games end, each set's
+    change from the first paired seed by seed."""
     bots = args.bots.split(",")
+    first = parse_first(args.first, args.game, args.players)
     sets = [parse_options([kv for kv in s.split(";") if kv]) for s in args.set]
-    runs = []
-    for options in sets:
-        counts, secs = simulate(args.game, args.players, bots, args.games, args.seed, workers,
-                                options or None, progress=bar if sys.stderr.isatty() else None)
-        runs.append(summarise(args.game, args.players, bots, args.seed, counts, options, secs))
-    base = runs[0]
+    counts, secs = batch(args.game, args.players, bots, args.games, args.seed,
+                         [options or None for options in sets], workers, first,
+                         progress=bar if sys.stderr.isatty() else None)
     rows = []
-    for r in runs:
-        # The baseline against itself changes by nothing, exactly.
-        change = [difference(base["wins"][i], r["wins"][i], r["games"]) if r is not base
-                  else (0.0, [0.0, 0.0]) for i in range(len(r["wins"]))]
-        rows.append({"options": r["options"], "win_rate": r["win_rate"],
-                     "win_rate_95": r["win_rate_95"], "endings": r["endings"],
-                     "lengths": r["lengths"], "win_rate_change": change})
+    for options, c, pairs in zip(sets, counts["sets"], counts["paired"]):
+        r = summarise(args.game, args.players, bots, args.seed, c, options, secs, first=first)
+        row = {k: r[k] for k in ("options", "no_winner", "no_winner_rate", "no_winner_rate_95",
+                                 "win_rate", "win_rate_95", "position_win_rate",
+                                 "position_win_rate_95", "endings", "lengths")}
+        # the baseline against itself: every seed differs by 0, an interval of width 0
+        for key, change in (("wins", "win_rate_change"),
+                            ("position_wins", "position_win_rate_change")):
+            row[change] = [paired(g, l, c["games"]) for g, l in pairs[key]]
+        rows.append(row)
     return {"game": args.game, "players": args.players, "bots": bots, "seed": args.seed,
-            "games": args.games, "sets": rows}
+            "games": args.games, "first": first_label(first), "change": CHANGE, "sets": rows}
 
 
 def seat_bots(names, game, players):
@@ -358,6 +496,7 @@ def _check(args, name):
         return "altar %s: --jobs must be at least 1" % name
     try:
         seat_bots(args.bots.split(","), args.game, args.players)
+        parse_first(args.first, args.game, args.players)
         sets = [getattr(args, "option", None) or ()]
         if name == "balance":
             sets = [[kv for kv in s.split(";") if kv] for s in args.set]
@@ -398,6 +537,12 @@ def main_balance(args):
     return 0
 
 
+# What `altar simulate --json` prints; summary.json (--report) has the rest.
+PRINTED = ("game", "players", "bots", "games", "first", "win_rate", "win_rate_95", "no_winner",
+           "no_winner_rate", "no_winner_rate_95", "position_win_rate", "position_win_rate_95",
+           "endings", "games_per_second")
+
+
 def main(args):
     why = _check(args, "simulate")
     if why:
@@ -405,6 +550,7 @@ def main(args):
         return 2
     options = parse_options(args.option or ())
     bots = args.bots.split(",")
+    first = parse_first(args.first, args.game, args.players)
     if args.logs and not wrote("simulate", args.logs, os.makedirs, args.logs, exist_ok=True):
         return 2
     code = 0
@@ -412,7 +558,7 @@ def main(args):
         with Workers(args.jobs, args.cluster) as workers:
             counts, secs = simulate(args.game, args.players, bots, args.games, args.seed,
                                     workers, options or None, args.logs,
-                                    bar if sys.stderr.isatty() else None, args.chunk)
+                                    bar if sys.stderr.isatty() else None, args.chunk, first)
     except Interrupted as stop:
         counts, secs, code = stop.counts, stop.seconds, 130
         sys.stderr.write("\naltar simulate: interrupted: %d of %d games finished, summarised "
@@ -424,11 +570,9 @@ def main(args):
         print("altar simulate: %s" % e, file=sys.stderr)
         return 2
     summary = summarise(args.game, args.players, bots, args.seed, counts, options, secs,
-                        args.games)
+                        args.games, first)
     if args.json or not sys.stdout.isatty():
-        print(json.dumps({k: summary[k] for k in ("game", "players", "bots", "games", "win_rate",
-                                                  "win_rate_95", "endings", "games_per_second")},
-                         sort_keys=True))
+        print(json.dumps({k: summary[k] for k in PRINTED}, sort_keys=True))
     else:
         from altar_host import summary as words
         print(words.simulation(summary))

@@ -4,6 +4,9 @@ the device names them (the header's names, "Ban" for the Banished Cultist
 in a 2-player Sete Selos game), here and in the reports; the JSON for
 machines keeps the contract's seat numbers."""
 
+import textwrap
+
+
 def seat_names(players, game):
     """The name of each seat: the players' (a list of names, or how many:
     P1..Pn), then "Ban" for the Banished Cultist, the third seat of a
@@ -12,6 +15,38 @@ def seat_names(players, game):
     if game == "sete-selos" and len(names) == 2:
         names.append("Ban")
     return names
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+def position_names(players, game):
+    """The name of each position in turn order from the first player
+    (1st, 2nd, ...), then "Ban" for the Banished Cultist, which is a
+    position of its own (altar_host.simulate.positions)."""
+    names = list(ORDINALS[:players])
+    if game == "sete-selos" and players == 2:
+        names.append("Ban")
+    return names
+
+
+def positions_note(game, players, first):
+    """What a position is in this game, and who is first in the batch's
+    games (`first`: --first's seat, or "random"), in words."""
+    if game == "fantasmagoria":
+        return ("Positions are turn order, clockwise, from the first round's leader: the seat "
+                "of the lowest sacrifice. The cards choose it, so a position carries its hand "
+                "with it (the game has no first player to draw or fix).")
+    if players == 2:
+        what = ("1st is the game's first player (the header's first), who deals the first "
+                "series, draws the Banished's cards blind in its draft and plays after the "
+                "Banished, who leads every series; 2nd is the other player, Ban the Banished.")
+    else:
+        what = ("Positions are turn order, clockwise, from the game's first player (the "
+                "header's first), who deals the first series and leads its first ritual.")
+    if first == "random":
+        return what + " Each game draws its first player (--first random)."
+    return what + " P%d is first in every game (--first %d)." % (first + 1, first)
 
 
 def undone(lines, session):
@@ -87,19 +122,33 @@ def _rate(rate, interval):
     return "%5.1f%% [%4.1f, %4.1f]" % (100 * rate, 100 * interval[0], 100 * interval[1])
 
 
+def _rate_rows(names, first, wins, rates, intervals):
+    """Table rows: a name, `first` (a column such as the seat's bot), wins,
+    the win rate and its interval."""
+    return ["%-9s %-10s %5d  %s" % (name, f, w, _rate(r, ci))
+            for name, f, w, r, ci in zip(names, first, wins, rates, intervals)]
+
+
 def simulation(s):
-    """`altar simulate`'s summary as a table: each seat's bot and win rate."""
+    """`altar simulate`'s summary as tables: each seat's bot and win rate,
+    the games no one won, then the win rates by position."""
+    n = s["games"]
     names = seat_names(s["players"], s["game"])
     bots = s["bots"] if len(s["bots"]) > 1 else s["bots"] * s["players"]
+    bots = bots + ["(dummy)"] * (len(names) - len(bots))
     lines = ["%s, %d players, %d games from seed %d%s" % (
-        s["game"], s["players"], s["games"], s["seed"],
+        s["game"], s["players"], n, s["seed"],
         ", %.1f games/s" % s["games_per_second"] if s["games_per_second"] else ""),
         "", "seat      bot        wins   win rate [95% interval]"]
-    for i, w in enumerate(s["wins"]):
-        lines.append("%-9s %-10s %5d  %s" % (names[i], bots[i] if i < len(bots) else "(dummy)",
-                                             w, _rate(s["win_rate"][i], s["win_rate_95"][i])))
-    lines.append("")
-    lines.append("endings: " + ", ".join("%s %d" % (k, v) for k, v in sorted(s["endings"].items())))
+    lines += _rate_rows(names, bots, s["wins"], s["win_rate"], s["win_rate_95"])
+    # the games no one won, so that the rows add up to the games played
+    lines += _rate_rows(["no winner"], [""], [s["no_winner"]], [s["no_winner_rate"]],
+                        [s["no_winner_rate_95"]])
+    lines += ["", "position            wins   win rate [95% interval]"]
+    lines += _rate_rows(position_names(s["players"], s["game"]), [""] * len(names),
+                        s["position_wins"], s["position_win_rate"], s["position_win_rate_95"])
+    lines += [""] + textwrap.wrap(positions_note(s["game"], s["players"], s["first"]), 79)
+    lines += ["", "endings: " + ", ".join("%s %d" % (k, v) for k, v in sorted(s["endings"].items()))]
     if s.get("options"):
         lines.append("options: %s" % s["options"])
     return "\n".join(lines)
@@ -109,23 +158,38 @@ def _label(options):
     return "; ".join("%s=%s" % (k, options[k]) for k in sorted(options)) or "(the defaults)"
 
 
+def _change(d, interval):
+    lo, hi = interval
+    return "%+.1f [%+.1f, %+.1f]" % (100 * d, 100 * lo, 100 * hi)
+
+
 def balance(result):
-    """`altar balance`'s result as a table: each option set (its full label
-    on a line of its own), its win rates by seat, and their change from the
-    first set with a 95% interval."""
-    names = seat_names(result["players"], result["game"])
-    seats = len(result["sets"][0]["win_rate"])
+    """`altar balance`'s result as tables, by seat (and the games no one
+    won) then by position: each option set (its full label on a line of its
+    own), its win rates, and their paired change from the first set with a
+    95% interval."""
+    players, game = result["players"], result["game"]
 
     def row(label, cells):
         return ("  %-10s" % label + "".join("%-24s" % c for c in cells)).rstrip()
+
+    def table(names, by, more=lambda r: []):
+        """by: "" (seats) or "position_"; more(r): win-rate cells after the rates'."""
+        out = [row("", names)]
+        for i, r in enumerate(result["sets"]):
+            rates = r[by + "win_rate"]
+            out += [_label(r["options"]),
+                    row("win rate", [_rate(x, ci) for x, ci in zip(rates, r[by + "win_rate_95"])]
+                        + more(r)),
+                    row("change", ["(baseline)"] * len(rates) if i == 0 else
+                        [_change(d, ci) for d, ci in r[by + "win_rate_change"]])]
+        return out
     lines = ["%s, %d players, bots %s, %d games a set from seed %d (the same seeds for each)"
-             % (result["game"], result["players"], ",".join(result["bots"]), result["games"],
-                result["seed"]), "", row("", names[:seats])]
-    for i, r in enumerate(result["sets"]):
-        lines.append(_label(r["options"]))
-        lines.append(row("win rate", [_rate(x, ci) for x, ci in zip(r["win_rate"],
-                                                                     r["win_rate_95"])]))
-        lines.append(row("change", ["(baseline)"] * seats if i == 0 else [
-            "%+.1f [%+.1f, %+.1f]" % (100 * d, 100 * lo, 100 * hi)
-            for d, (lo, hi) in r["win_rate_change"]]))
+             % (game, players, ",".join(result["bots"]), result["games"], result["seed"]), ""]
+    # by seat, the games no one won last, so that a row adds up to 100%
+    lines += table(seat_names(players, game) + ["no winner"], "",
+                   lambda r: [_rate(r["no_winner_rate"], r["no_winner_rate_95"])])
+    lines += [""] + table(position_names(players, game), "position_")
+    lines += [""] + textwrap.wrap(positions_note(game, players, result["first"]), 79)
+    lines += [""] + textwrap.wrap("Change, in percentage points: %s." % result["change"], 79)
     return "\n".join(lines)
