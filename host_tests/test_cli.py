@@ -262,3 +262,10 @@ def test_the_rule_for_bots_is_one_for_all_or_one_per_seat():
     assert sim.seat_bots(["random", "heuristic"], "sete-selos", 2) == ["random", "heuristic"]
     with pytest.raises(ValueError):
         sim.seat_bots(["random", "heuristic"], "fantasmagoria", 4)
+
+
+def test_sheet_says_what_it_wrote(tmp_path, capsys):
+    out = str(tmp_path / "game.html")
+    code, text, err = run(["sheet", EXAMPLE, "-o", out], capsys)
+    assert code == 0 and not err and text == "altar sheet: wrote %s\n" % out
+    assert os.path.exists(out)

@@ -143,6 +143,7 @@ def test_names_from_the_command_line_reach_the_export_and_the_sheet(tmp_path, ca
     assert '"players": ["Ana", "Bia", "Zo\\u00eb"]' in (tmp_path / "g.jsonl").read_text()
     html = (tmp_path / "g.html").read_text()
     assert "Bia" in html and "Zoë" in html
+    capsys.readouterr()                   # dump's own lines
     keys.write_text("# the first screen only\n")
     assert main(["emulate", "--players", "A,B,C,D,E", "--keys", str(keys)]) == 0
     assert capsys.readouterr().out.splitlines()[:2] == ["Erro: ALTAR_PLAYERS", "5 nomes, no máximo"]

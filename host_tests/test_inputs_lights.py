@@ -111,7 +111,7 @@ def test_a_reveal_flashes_the_pixels_on_the_device():
 
 @pytest.mark.parametrize("rows,cols,shows", [
     (50, 100, "█"),                          # room for the pixels, in blocks
-    (24, 80, "│Sete Selos"),                  # 80x24: the screen's text rows instead
+    (24, 80, "│\x1b[7mSete Selos"),          # 80x24: the screen's text rows, the selection reversed
     (8, 40, "The terminal is too small"),    # and says so when even that does not fit
 ])
 def test_interactive_terminal_fits_the_window_and_quits(rows, cols, shows, tmp_path):

@@ -220,8 +220,9 @@ def test_cut_games_and_undos(case, tmp_path):
         check_png(p)
     lines = [json.loads(x) for x in data.decode().splitlines() if x.strip()]
     undos = sum(1 for x in lines if x.get("do") == "undo")
-    said = re.search(r"(\d+) ações desfeitas", page)
+    said = re.search(r"(\d+) (ações desfeitas|ação desfeita)", page)
     assert (int(said.group(1)) if said else 0) == undos
+    assert not said or (said.group(2) == "ação desfeita") == (undos == 1)    # one: singular
     s = Session(lines[0])
     for x in lines[1:]:
         s.do(x)
@@ -312,3 +313,11 @@ def test_a_browser_draws_the_sheet(name, tmp_path):
                     (tmp_path / "game.html").as_uri()], check=True, timeout=120,
                    capture_output=True)
     check_png(shot, ink=0.01)
+
+
+def test_one_undo_is_said_in_the_singular():
+    from altar_host import sheet as sheet_mod
+    s = Session({"altar": 1, "game": "sete-selos", "players": ["P1", "P2", "P3"]})
+    for n, said in ((1, "1 ação desfeita no aparelho"), (2, "2 ações desfeitas no aparelho")):
+        assert said in sheet_mod.build(s, "pt", n)[0]
+    assert "1 action undone on the device" in sheet_mod.build(s, "en", 1)[0]

@@ -159,7 +159,10 @@ def write_sheet(path, out, lang):
         return 2
     session, undone = got
     out = out or sheet.default_out(path)
-    return 0 if wrote("sheet", out, sheet.write, session, out, lang, undone) else 2
+    if not wrote("sheet", out, sheet.write, session, out, lang, undone):
+        return 2
+    print("altar sheet: wrote %s" % out)
+    return 0
 
 
 def _batch(p, games, what, printed):

@@ -97,7 +97,8 @@ def _header(sheet, undone):
              "<ul>%s</ul>" % "".join("<li><b>%s</b>: %s</li>" % (html.escape(k), v)
                                      for k, v in items)]
     if undone:
-        parts.append("<p>%s</p>" % html.escape(w["undone"] % undone))
+        one, many = w["undone"]
+        parts.append("<p>%s</p>" % html.escape(one if undone == 1 else many % undone))
     return parts
 
 
