@@ -137,7 +137,7 @@ def positions(s):
 
 def won(s):
     """(the seats that won, the positions that won) of finished session s."""
-    winners = s.view()["winners"]
+    winners = s.state.winners
     order = positions(s)
     return winners, [order.index(w) for w in winners]
 
@@ -158,18 +158,21 @@ def empty(game, players):
 
 
 def tally(part, s):
-    """Count finished session s into the counts `part`."""
+    """Count finished session s into the counts `part`; returns won(s), for
+    pair()."""
     winners, how, length, final = _outcome(s)
     part["games"] += 1
     if not winners:      # a Sete Selos tie that no Elder breaks
         part["no_winner"] += 1
-    for w, k in zip(*won(s)):
+    result = won(s)
+    for w, k in zip(*result):
         part["wins"][w] += 1
         part["position_wins"][k] += 1
     _count(part["endings"], how)
     _count(part["lengths"], str(length))
     for seat, x in enumerate(final or ()):
         _count(part["scores"][seat], str(x))
+    return result
 
 
 def empty_pairs(game, players):
@@ -180,10 +183,10 @@ def empty_pairs(game, players):
             "position_wins": [[0, 0] for _ in range(seats)]}
 
 
-def pair(pairs, base, s):
-    """Count into `pairs` how session s and the baseline's session `base`
-    (the same seed) differ in who won, by seat and by position."""
-    for key, mine, theirs in zip(("wins", "position_wins"), won(s), won(base)):
+def pair(pairs, result, base):
+    """Count into `pairs` how a game's won() `result` and the baseline's
+    `base` (the same seed) differ in who won, by seat and by position."""
+    for key, mine, theirs in zip(("wins", "position_wins"), result, base):
         for i, row in enumerate(pairs[key]):
             d = (i in mine) - (i in theirs)
             if d:
@@ -205,9 +208,9 @@ def run_chunk(job):
     part = empty_batch(game, players, len(sets))
     for i in range(count):
         played = [GAMES[game](players, seed + i, bots, options, first) for options in sets]
-        for counts, pairs, s in zip(part["sets"], part["paired"], played):
-            tally(counts, s)
-            pair(pairs, played[0], s)
+        results = [tally(counts, s) for counts, s in zip(part["sets"], played)]
+        for pairs, result in zip(part["paired"], results):
+            pair(pairs, result, results[0])
         if logs:
             with open(os.path.join(logs, "%s-%d.jsonl" % (game, seed + i)), "w") as f:
                 log.write(played[0], f)
