@@ -85,8 +85,8 @@ class Play:
         elif m == _WINNER or m == _POSS_SEAT or m == _GHOSTS and not self.piles:
             self.open()
         elif m == _POSS_NUM:
-            ui.options(_POSS_SEAT, self._unpossessed(st))
-            ui.sel = [o[1] for o in ui.opts].index(self.seat)
+            opts = self._unpossessed(st)
+            ui.options(_POSS_SEAT, opts, sel=[o[1] for o in opts].index(self.seat))
         elif m == _GHOSTS:
             self.ghosts, self.cursed = self.piles.pop()
             self._ask_cursed(0)

@@ -196,8 +196,7 @@ class Play:
         T = ui.T
         w = st.winners
         s.seat = w[0]
-        best = st.scores[w[0]]
-        tied = len([x for x in st.scores if x == best]) > 1
+        tied = st.scores.count(st.scores[w[0]]) > 1
         if len(w) > 1:
             s.title = T["shared"]
         else:

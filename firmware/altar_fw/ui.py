@@ -196,6 +196,7 @@ class Ui:
         self.mode = GAME
         self.opts = []            # (label, value, number or 0) of an option screen
         self.sel = 0              # the selected option; -1: none yet (OK waits for one)
+        self.numbers = False      # the options show their numbers (set with them)
         self.back_to = GAME
         self.form = [0, 0]        # new game: game index, players
         self.notice = ""          # one-shot title, e.g. "Undone"
@@ -381,6 +382,12 @@ class Ui:
         self.opts = opts
         self.sel = sel if -1 <= sel < len(opts) else 0
         self.back_to = back_to
+        numbers = False
+        if self.numbered:
+            # not where each label already starts with its number ("5", "+3", "2 jogadores")
+            for o in opts:
+                numbers = numbers or o[2] > 0 and o[0].split(" ")[0].lstrip("+") != str(o[2])
+        self.numbers = numbers
 
     def info(self, title, text, back_to=-1):
         """A message screen; OK or BACK return (to the game by default)."""
@@ -518,11 +525,7 @@ class Ui:
         sel = self.sel
         top = max(0, min(sel - ROWS + 1, len(opts) - ROWS))
         top = max(0, min(top, sel))
-        numbers = False
-        if self.numbered:
-            # not where each label already starts with its number ("5", "+3", "2 jogadores")
-            for o in opts:
-                numbers = numbers or o[2] > 0 and o[0].split(" ")[0].lstrip("+") != str(o[2])
+        numbers = self.numbers
         end = min(top + ROWS, len(opts))
         lines = []
         for i in range(top, end):
