@@ -76,7 +76,6 @@ import os from 'os';
 import path from 'path';
 import { execFileSync } from 'child_process';
 import { fileURLToPath, pathToFileURL } from 'url';
-import { Simulator, USBCDC, ConsoleLogger, LogLevel, GPIOPinState } from 'rp2040js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -125,6 +124,8 @@ for (const f of [uf2Path, args.bootrom || path.join(shared, 'bootrom.mjs')]) {
   if (!fs.existsSync(f)) { console.error(`run.mjs: ${f} is missing (ALTAR_RP2040 or --uf2/--bootrom)`); process.exit(2); }
 }
 const { bootromB1 } = await import(pathToFileURL(args.bootrom || path.join(shared, 'bootrom.mjs')).href);
+// Imported only here so that --describe answers before `npm ci` has installed rp2040js.
+const { Simulator, USBCDC, ConsoleLogger, LogLevel, GPIOPinState } = await import('rp2040js');
 
 function fatImage(dir) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'altar-rp2040-'));
