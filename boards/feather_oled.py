@@ -16,7 +16,7 @@ Three buttons speak the 4-input grammar with holds: A = PREV (hold: BACK),
 B = OK, C = NEXT (hold: UNDO).
 """
 
-from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO
+from altar_fw.inputs import BACK, NEXT, OK, PREV, SCAN, UNDO
 
 WIDTH = 128
 HEIGHT = 64
@@ -40,7 +40,8 @@ def build():
     displayio.release_displays()
     bus = i2cdisplaybus.I2CDisplayBus(board.I2C(), device_address=0x3C)
     display = SH1107(bus, width=WIDTH, height=HEIGHT, auto_refresh=False)   # Altar refreshes
-    keys = keypad.Keys((board.D9, board.D6, board.D5), value_when_pressed=False, pull=True)
+    keys = keypad.Keys((board.D9, board.D6, board.D5), value_when_pressed=False, pull=True,
+                       interval=SCAN)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
     return display, keys, pixels, None
 

@@ -12,7 +12,7 @@ a seat), then PREV, NEXT; bottom row: BACK (hold: UNDO), -, OK. The encoder
 turns through options (clockwise: NEXT), its switch is OK.
 """
 
-from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
+from altar_fw.inputs import BACK, NEXT, OK, PREV, SCAN, UNDO, VALUE
 
 WIDTH = 128
 HEIGHT = 64
@@ -33,7 +33,7 @@ def build():
     import rotaryio
 
     pins = [getattr(board, "KEY%d" % (i + 1)) for i in range(12)] + [board.ENCODER_SWITCH]
-    keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
+    keys = keypad.Keys(pins, value_when_pressed=False, pull=True, interval=SCAN)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
     # ROTB first: rotaryio then counts a clockwise turn up, as Adafruit's
     # adafruit_macropad presents it (its `encoder` is the negated position of

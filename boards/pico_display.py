@@ -11,7 +11,7 @@ GP18, MOSI GP19, CS GP17, DC GP16, backlight GP20; rotation 270, rowstart
 Buttons: X = PREV, Y = NEXT, A = OK, B = BACK (hold: UNDO).
 """
 
-from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO
+from altar_fw.inputs import BACK, NEXT, OK, PREV, SCAN, UNDO
 
 WIDTH = 240
 HEIGHT = 135
@@ -21,7 +21,21 @@ PIXELS = 1
 ENCODER = False
 KEYMAP = ((OK, 0), (BACK, UNDO), (PREV, 0), (NEXT, 0))
 KEYS = ("A", "B", "X", "Y")
-LIBS = ("adafruit_st7789",)
+LIBS = ()
+# The ST7789's start, as adafruit_st7789 2.1.5 sends it (the same commands,
+# so the same glass) but with the waits the ST7789V datasheet asks for:
+# 120 ms after SWRESET before SLPOUT (from sleep in), 5 ms after SLPOUT
+# before the next command (10 here), none after the others. The library's
+# 150 + 500 + 10 + 10 + 500 ms suit any panel and made the first screen
+# 1.04 s later (BENCHMARKS.md, "Where a press's time goes").
+INIT = (b"\x01\x80\x78"       # SWRESET, 120 ms
+        b"\x11\x80\x0a"       # SLPOUT, 10 ms
+        b"\x3a\x01\x55"       # COLMOD: 16 bits a pixel
+        b"\x36\x01\x08"       # MADCTL
+        b"\x13\x00"           # NORON
+        b"\x29\x00"           # DISPON
+        b"\x36\x01\xc0"       # MADCTL: the library's default rotation
+        b"\x21\x00")          # INVON: the IPS glass is itself inverted
 
 
 class RGBLed:
@@ -50,21 +64,22 @@ class RGBLed:
 
 def build():
     import board
+    import busdisplay
     import busio
     import displayio
     import fourwire
     import keypad
-    from adafruit_st7789 import ST7789
 
     displayio.release_displays()
     spi = busio.SPI(board.GP18, board.GP19)
     bus = fourwire.FourWire(spi, command=board.GP16, chip_select=board.GP17)
     # No refresh until Altar's first screen: displayio would otherwise send
     # its console at once, 0.2 s of SPI in the middle of the boot.
-    display = ST7789(bus, rotation=270, width=WIDTH, height=HEIGHT, rowstart=40, colstart=53,
-                     backlight_pin=board.GP20, auto_refresh=False)
+    display = busdisplay.BusDisplay(bus, INIT, rotation=270, width=WIDTH, height=HEIGHT,
+                                    rowstart=40, colstart=53, backlight_pin=board.GP20,
+                                    auto_refresh=False)
     keys = keypad.Keys((board.GP12, board.GP13, board.GP14, board.GP15),
-                       value_when_pressed=False, pull=True)
+                       value_when_pressed=False, pull=True, interval=SCAN)
     return display, keys, RGBLed((board.GP6, board.GP7, board.GP8)), None
 
 

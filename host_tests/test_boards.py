@@ -1,18 +1,20 @@
 """Each board profile's build() on the emulator's fake board, with Adafruit's
-display drivers where they matter: the driver starts the panel as the
-library documents it, the keys, pixels and knob are on the board's pins, and
+display drivers (and Blinka's BusDisplay for the Pico's ST7789) where they
+matter: the driver starts the panel as the library documents it, the keys, pixels and knob are on the board's pins, and
 the MacroPad's knob turns the way adafruit_macropad does."""
 
 import shutil
+import time
 import types
 
 import adafruit_displayio_sh1107
-import adafruit_st7789
+import busdisplay
 import displayio
 import i2cdisplaybus
 import pytest
 
 import boards
+from altar_fw import inputs
 from altar_fw import ui as U
 from altar_host import board_emu
 from altar_host.emulator import Device, Hardware, I2C
@@ -67,24 +69,30 @@ def test_feather_oled_starts_the_sh1107_as_the_library_documents_the_wing():
     assert [c for c in got if c[0] == 0xA8] == [b"\xa8\x3f"]
 
 
-def test_pico_display_starts_the_st7789_as_adafruits_display_pack_example():
+def test_pico_display_starts_the_st7789_as_adafruits_display_pack_example(monkeypatch):
     """Adafruit_CircuitPython_ST7789's
     examples/st7789_240x135_simpletest_Pimoroni_Pico_Display_Pack.py, with
     auto_refresh off (Altar refreshes; displayio's own first refresh cost
-    0.2 s of the boot)."""
+    0.2 s of the boot), and the library's commands with the datasheet's
+    waits (test_st7789 checks the commands)."""
     calls = []
 
-    class ST7789(adafruit_st7789.ST7789):
-        def __init__(self, bus, **kw):
-            calls.append((bus, kw))
-            super().__init__(bus, **kw)
+    class BusDisplay(busdisplay.BusDisplay):
+        _auto_refresh = False        # Blinka's refresh thread leaves it alone
+
+        def __init__(self, bus, init, **kw):
+            calls.append((bus, init, kw))
+            super().__init__(bus, init, **kw)
 
     hw = Hardware("pico_display", screen,
-                  drivers={"adafruit_st7789": types.SimpleNamespace(ST7789=ST7789)})
+                  drivers={"busdisplay": types.SimpleNamespace(BusDisplay=BusDisplay)})
+    monkeypatch.setattr(busdisplay, "time", types.SimpleNamespace(
+        sleep=lambda s: None, monotonic=time.monotonic))     # the init's waits
     display, _, _, _ = hw.build(boards.load("pico_display"))
     displayio.release_displays()
     pin = hw.modules["board"]
-    (bus, kw), = calls
+    (bus, init, kw), = calls
+    assert init == boards.load("pico_display").INIT
     assert kw == dict(rotation=270, width=240, height=135, rowstart=40, colstart=53,
                       backlight_pin=pin.GP20, auto_refresh=False)
     assert (display.width, display.height) == (240, 135)
@@ -104,6 +112,7 @@ def test_the_keys_and_lights_are_on_the_boards_pins():
         pin = hw.modules["board"]
         keys_pins, pixel_pin = want[name]
         assert keys.pins == tuple(getattr(pin, k) for k in keys_pins)
+        assert keys.interval == inputs.SCAN           # scanned every 10 ms, not keypad's 20
         if pixel_pin:
             assert pixels.pin == getattr(pin, pixel_pin)
         else:                                  # the Display Pack's RGB LED

@@ -54,7 +54,7 @@ def drive(tmp_path):
 
 @pytest.mark.parametrize("board,profile,reqs", [
     ("macropad", "macropad", ["adafruit_bitmap_font", "neopixel"]),
-    ("pico-display", "pico_display", ["adafruit_bitmap_font", "adafruit_st7789"]),
+    ("pico-display", "pico_display", ["adafruit_bitmap_font"]),
     ("feather-oled", "feather_oled", ["adafruit_bitmap_font", "adafruit_displayio_sh1107",
                                       "neopixel"]),
 ])

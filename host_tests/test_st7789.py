@@ -1,6 +1,6 @@
 """altar_host.st7789, the ST7789 decoder the RP2040 runner's SPI capture goes
-through, without the emulator: on the bytes Adafruit's real ST7789 driver
-sends through Blinka's displayio for the Pico Display profile, on the golden
+through, without the emulator: on the bytes the Pico Display profile's
+BusDisplay sends through Blinka's displayio, on the golden
 pico-display screen sent as CircuitPython's core sends it, and on the chip's
 commands one by one (windows, wrapping, MADCTL, colour modes, inversion)."""
 
@@ -8,7 +8,6 @@ import os
 import time
 import types
 
-import adafruit_st7789
 import busdisplay
 import displayio
 
@@ -20,7 +19,7 @@ from conftest import HERE
 
 GOLDEN = os.path.join(HERE, "golden", "screens", "pico-display-board.png")
 INIT = [(0x01, b""), (0x11, b""), (0x3A, b"\x55"), (0x36, b"\x08"), (0x13, b""),
-        (0x29, b""), (0x36, b"\xc0"), (0x21, b"")]      # adafruit_st7789, bgr and invert on
+        (0x29, b""), (0x36, b"\xc0"), (0x21, b"")]      # adafruit_st7789's, bgr and invert on
 SMALL = S.View(4, 3, origin=(0, 0), xstep=(1, 0), ystep=(0, 1))   # memory's top left
 
 
@@ -47,17 +46,17 @@ class Wire:
 
 
 def real_driver(monkeypatch):
-    """The profile's build() with adafruit_st7789 on a recording SPI bus:
+    """The profile's build() with Blinka's BusDisplay on a recording SPI bus:
     (display, wire). Refreshes only when told; no init delays."""
     wire = Wire()
 
-    class ST7789(adafruit_st7789.ST7789):
+    class BusDisplay(busdisplay.BusDisplay):
         _auto_refresh = False        # Blinka's refresh thread leaves it alone
 
     monkeypatch.setattr(busdisplay, "time", types.SimpleNamespace(
         sleep=lambda s: None, monotonic=time.monotonic))
     hw = Hardware("pico_display", lambda w, h: None,
-                  drivers={"adafruit_st7789": types.SimpleNamespace(ST7789=ST7789),
+                  drivers={"busdisplay": types.SimpleNamespace(BusDisplay=BusDisplay),
                            "digitalio": wire.digitalio,
                            "busio": types.SimpleNamespace(SPI=wire.SPI)})
     display, _, _, _ = hw.build(boards.load("pico_display"))
@@ -75,10 +74,10 @@ def commands(runs):
     return out
 
 
-# -- the real driver's bytes -----------------------------------------------------------
+# -- the profile's bytes through Blinka's BusDisplay ----------------------------------------
 
 def test_the_real_drivers_stream_decodes_to_what_displayio_shows(monkeypatch, tmp_path):
-    """The emulator's pico-display screen, refreshed through adafruit_st7789
+    """The emulator's pico-display screen, refreshed through the profile's BusDisplay
     on Blinka's FourWire: the decoded glass is the emulator's capture."""
     dev = Device("pico-display")
     dev.press("ok")

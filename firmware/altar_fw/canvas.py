@@ -101,6 +101,7 @@ class Canvas:
         self.whole = [False] * self.rows    # whole row inverted
         self.ink = [fg] * self.rows         # the row's text colour
         self.big = None
+        self.tiles = {}                     # character -> its glyph's place (_tile)
 
     def show(self, screen):
         """Draw a ui.Screen: the title bar, its lines, its big number."""
@@ -134,18 +135,32 @@ class Canvas:
             p[0] = ink if whole else self.bg
             p[1] = self.bg if whole else ink
         part = 0 if whole else inv
-        if self.shown[r] == (text, part):
+        old = self.shown[r]
+        if old == (text, part):
             return
         self.shown[r] = (text, part)
+        # Only the columns that changed are drawn: displayio then sends the
+        # span between the first and the last of them, not the whole row.
+        lo, hi = 0, self.cols
+        if old is not None:
+            was, wpart = old
+            while lo < hi and self._same(text, was, part ^ wpart, lo):
+                lo += 1
+            while hi > lo and self._same(text, was, part ^ wpart, hi - 1):
+                hi -= 1
+            if lo == hi:
+                return
         b = self.bitmaps[r]
-        self._fill(b, 0, 0, b.width, self.gh, 0)
-        for c in range(min(len(text), self.cols)):
-            self._glyph(b, c * self.gw, text[c], part >> c & 1)
-        c = len(text)
-        while part >> c and c < self.cols:      # inverted columns past the text
-            if part >> c & 1:
-                self._fill(b, c * self.gw, 0, self.gw, self.gh, 1)
-            c += 1
+        gw = self.gw
+        self._fill(b, lo * gw, 0, (hi - lo) * gw, self.gh, 0)
+        for c in range(lo, hi):
+            self._glyph(b, c * gw, text[c] if c < len(text) else " ", part >> c & 1)
+
+    @staticmethod
+    def _same(text, was, flipped, c):
+        """Column c shows the same character, inverted alike, in both texts."""
+        return (not flipped >> c & 1
+                and (text[c] if c < len(text) else " ") == (was[c] if c < len(was) else " "))
 
     def _fill(self, b, x, y, w, h, v):
         if bitmaptools:
@@ -156,18 +171,26 @@ class Canvas:
                 b[i, j] = v
 
     def _tile(self, ch):
-        """(glyph bitmap, x, y, w, h) of a character in the font."""
-        g = self.font.get_glyph(ord(ch)) or self.font.get_glyph(ord(fold(ch)))
-        src = g.bitmap
-        per_row = src.width // g.width
-        return (src, g.tile_index % per_row * g.width, g.tile_index // per_row * g.height,
-                min(g.width, self.gw), min(g.height, self.gh))
+        """(glyph bitmap, x, y, w, h) of a character in the font, found once."""
+        t = self.tiles.get(ch)
+        if t is None:
+            g = self.font.get_glyph(ord(ch)) or self.font.get_glyph(ord(fold(ch)))
+            src = g.bitmap
+            per_row = src.width // g.width
+            t = self.tiles[ch] = (src, g.tile_index % per_row * g.width,
+                                  g.tile_index // per_row * g.height,
+                                  min(g.width, self.gw), min(g.height, self.gh))
+        return t
 
     def _glyph(self, b, x, ch, inv):
-        if ch == " " and not inv:
+        if ch == " ":
+            if inv:
+                self._fill(b, x, 0, self.gw, self.gh, 1)
             return
         src, sx, sy, w, h = self._tile(ch)
-        if not inv and bitmaptools:
+        if inv:
+            self._fill(b, x, 0, self.gw, self.gh, 1)
+        elif bitmaptools:
             bitmaptools.blit(b, src, x, 0, x1=sx, y1=sy, x2=sx + w, y2=sy + h)
             return
         for j in range(h):

@@ -22,6 +22,11 @@ UNDO = const(5)
 VALUE = const(16)   # VALUE + k, k = 1..9
 
 LONG_MS = const(600)
+# keypad's scan interval (s), which each profile gives keypad.Keys: a key's
+# event comes up to this long after it moved. 10 ms is still longer than a
+# switch bounces (5 ms at most for the MacroPad's keys), and half keypad's
+# default 20 ms (BENCHMARKS.md, "Where a press's time goes").
+SCAN = 0.01
 # supervisor.ticks_ms (and keypad's timestamps) count 29 bits: they start at
 # 0x1FFF0000 and wrap to 0 about 65 s after power-on.
 _MASK = const(0x1FFFFFFF)

@@ -160,6 +160,7 @@ class Keys:
     def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64,
                  debounce_threshold=1):
         self.pins = tuple(pins)
+        self.interval = interval
         self.key_count = len(self.pins)
         self.events = EventQueue()
 
@@ -397,7 +398,7 @@ class Hardware:
             "rotaryio": _module("rotaryio", IncrementalEncoder=self._encoder),
             "pwmio": _module("pwmio", PWMOut=self._pwm),
             "adafruit_displayio_sh1107": _module("adafruit_displayio_sh1107", SH1107=self._driver),
-            "adafruit_st7789": _module("adafruit_st7789", ST7789=self._driver),
+            "busdisplay": _module("busdisplay", BusDisplay=self._driver),
         }
         self.modules.update(drivers or {})
 
@@ -412,7 +413,7 @@ class Hardware:
     def _encoder(self, pin_a, pin_b):
         return Encoder(pin_a, pin_b, self.knob)
 
-    def _driver(self, bus, **kw):
+    def _driver(self, bus, *init, **kw):
         return self.screen(kw["width"], kw["height"])
 
     def build(self, profile):
