@@ -18,8 +18,8 @@ when each input ended and when the display's bytes went over the bus
   up (its sleep, and a step busy with the lights);
 - press, draw, show, refresh: Altar's and displayio's work (refresh is
   displayio turning the group into pixels and writing them to the bus);
-- bus: the display's bytes at the bus's wire time (part of refresh, which
-  waits for them);
+- bytes: the display's bytes on the bus (their wire time is part of
+  refresh, which waits for them);
 - rest: the remainder, up to the end of the last byte on the bus.
 
 The game runs twice: with Altar's collection policy (the one code.py sets)
@@ -126,13 +126,6 @@ KINDS = (("move", "prev/next: the selection moves"), ("open", "ok/back: another 
          ("undo", "undo (held back)"))
 
 
-def profiled(drive, vm_gc):
-    os.replace(os.path.join(drive, "code.py"), os.path.join(drive, "altar_code.py"))
-    with open(os.path.join(drive, "code.py"), "w") as f:
-        f.write(PROFILE % {"vm_gc": vm_gc})
-    return drive
-
-
 def kind(word):
     return {"prev": "move", "next": "move", "undo": "undo"}.get(word, "open")
 
@@ -176,7 +169,7 @@ def split(script, result):
 
 def run_board(name, script, work, vm_gc):
     drive = board_emu.make_drive(os.path.join(work, "drive"), name)
-    profiled(drive, vm_gc)
+    board_emu.add_probe(drive, PROFILE % {"vm_gc": vm_gc})
     r = board_emu.run(drive=drive, name=name, max_sec=script.end() + 0.5, events=script.inputs(),
                       timeout=3600, workdir=os.path.join(work, "run"))
     if r.code or "Traceback" in r.console:

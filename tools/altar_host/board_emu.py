@@ -194,15 +194,16 @@ import altar_code
 '''
 
 
-def add_probe(drive):
+def add_probe(drive, code=PROBE):
     """Make `drive` print markers around Altar's code.py: "PROBE start T FREE"
     at the start, "PROBE redraw N T FREE" after each screen drawn (N from 1:
     the first screen; T: time.monotonic(), FREE: gc.mem_free() after a
     gc.collect()). For measurements, not a deploy: the collection and the
-    printing take time."""
+    printing take time. `code`: another probe, which imports altar_code
+    (Altar's code.py, renamed) itself."""
     os.replace(os.path.join(drive, "code.py"), os.path.join(drive, "altar_code.py"))
     with open(os.path.join(drive, "code.py"), "w") as f:
-        f.write(PROBE)
+        f.write(code)
     return drive
 
 
