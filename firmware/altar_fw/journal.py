@@ -144,7 +144,8 @@ class Store:
 
         An UNDO frame takes back the record before it, so the records left
         are played once: the same game as playing each frame in turn, where
-        every undo replays the whole game (too slow for a boot: BENCHMARKS.md)."""
+        an undo replays up to a checkpoint's worth of records, and more once
+        undos pass the checkpoints (BENCHMARKS.md)."""
         session = None
         kept = []
         skipped = 0

@@ -6,10 +6,13 @@ record (a verb code, then small ints), `unparse(t)` turning it back, and
 `shape(rules, t)` refusing any record `parse` could not have made (a
 journal frame from another firmware, a flipped bit its check missed).
 `State.check(t)` raises `Rejected` without touching anything, for any
-record; `State.apply(t)` then changes the state and never fails. Undo replays the kept records from a reset state,
-so it is exact at any depth by construction. The session keeps its records
-encoded in one bytearray (`encode`), as the device journals them: a list of
-small tuples would take several times the heap.
+record; `State.apply(t)` then changes the state and never fails. Undo replays
+the kept records, so it is exact at any depth by construction: from the newest
+checkpoint left (a copy of the state's attributes, taken after every
+CHECKPOINT_EVERY-th kept record, the newest CHECKPOINTS of them kept), or from
+a reset state when none is. The session keeps its records encoded in one
+bytearray (`encode`), as the device journals them: a list of small tuples
+would take several times the heap.
 """
 
 try:
@@ -19,6 +22,14 @@ except ImportError:
         return x
 
 GAMES = ("sete-selos", "fantasmagoria", "ritos-ancestrais")
+
+# Undo replays at most CHECKPOINT_EVERY - 1 records after a checkpoint (about
+# 1.2 ms each on the board), but all of them once a run of undos has gone
+# past the oldest checkpoint kept (that replay takes the checkpoints again).
+# On the 32-bit VM a checkpoint holds 768 bytes for a 4-player Fantasmagória
+# game, 368 for Sete Selos, 144 for Ritos Ancestrais.
+CHECKPOINT_EVERY = const(16)
+CHECKPOINTS = const(2)
 _HEADER = ("altar", "game", "players", "first", "seed", "options", "deck")
 
 
@@ -180,6 +191,25 @@ def decode(b):
     return tuple(out)
 
 
+def copy_value(v):
+    """A state attribute's value as a checkpoint holds it, or as restored from
+    one: bytearrays and lists (their items too) copied, so that neither is
+    ever the other's; ints, bools, strings, None and tuples shared, as nothing
+    changes them in place. So are functions: no game's State holds one, but
+    a host tool may wrap a method on a state (altar_host.sheet_facts wraps
+    end_round). Any other kind (a dict, an object) is refused: it could be
+    changed in place, and a game's State holds none."""
+    t = type(v)
+    if t is bytearray:
+        return bytearray(v)
+    if t is list:
+        return [copy_value(x) for x in v]
+    # type(): CPython counts True as an int, MicroPython does not.
+    if v is None or t is int or t is bool or t is str or t is tuple or callable(v):
+        return v
+    raise TypeError("a checkpoint cannot copy a %s" % t.__name__)
+
+
 class Session:
     """One game: the header, the state and the actions that made it."""
 
@@ -209,6 +239,11 @@ class Session:
         self.state = mod.State(self.rules)
         self.header = header
         self.kept = bytearray()    # the kept records: each a 2-byte length, then encode()
+        self.count = 0             # how many records `kept` holds
+        # Checkpoints, oldest first, each a list: the count of records and the
+        # length of `kept` it follows, then each state attribute's name and a
+        # copy of its value (a flat list takes less heap than a dict).
+        self.marks = []
 
     def do(self, obj):
         """Apply one log action (a dict) or raise Rejected, changing nothing."""
@@ -231,6 +266,31 @@ class Session:
         k.append(n & 0xFF)
         k.append(n >> 8)
         k.extend(b)
+        self._kept(len(k))
+
+    def _kept(self, end):
+        """One more record kept, `kept` read up to `end` (played, or replayed
+        by undo): after every CHECKPOINT_EVERY-th, a checkpoint of the state."""
+        self.count += 1
+        c = self.count
+        if c % CHECKPOINT_EVERY:
+            return
+        m = self.marks
+        if len(m) >= CHECKPOINTS:
+            m.pop(0)     # before the copy: the heap never holds CHECKPOINTS + 1
+        d = self.state.__dict__
+        # Sized once (appends would leave it up to twice as long): the count
+        # and `end` take the place of the rules, shared and never changed.
+        mark = [None] * (2 * len(d))
+        mark[0] = c
+        mark[1] = end
+        i = 2
+        for a in d:
+            if a != "rules":
+                mark[i] = a
+                mark[i + 1] = copy_value(d[a])
+                i += 2
+        m.append(mark)
 
     def records(self):
         """The kept records as `encode` wrote them, oldest first."""
@@ -254,11 +314,29 @@ class Session:
         while i < len(k):
             last = i
             i += 2 + (k[i] | k[i + 1] << 8)
-        self.kept = k[:last]
+        self.kept = k = k[:last]
+        m = self.marks
+        while m and m[-1][1] > last:
+            m.pop()
         st = self.state
-        st.reset()
-        for b in self.records():
-            st.apply(decode(b))
+        if m:
+            # Fresh copies: the checkpoint may be restored again.
+            mark = m[-1]
+            self.count = mark[0]
+            i = mark[1]
+            j = 2
+            while j < len(mark):
+                setattr(st, mark[j], copy_value(mark[j + 1]))
+                j += 2
+        else:
+            self.count = 0
+            i = 0
+            st.reset()
+        while i < last:
+            j = i + 2 + (k[i] | k[i + 1] << 8)
+            st.apply(decode(k[i + 2:j]))
+            i = j
+            self._kept(i)
 
     def view(self):
         return self.state.view()
