@@ -1,6 +1,6 @@
 """Altar on a CircuitPython board: pick the board's profile (board.board_id,
-or ALTAR_BOARD in settings.toml), build its hardware, load the font and the
-glyphs the screens draw, run the app in the language of ALTAR_LANG ("pt", the
+or ALTAR_BOARD in settings.toml), build its hardware, load the screens'
+font, run the app in the language of ALTAR_LANG ("pt", the
 default, or "en"), new games' seats named by ALTAR_PLAYERS ("Ana,Bia,Caio")."""
 
 import os
@@ -11,26 +11,23 @@ import board
 import keypad
 import microcontroller
 import supervisor
-from adafruit_bitmap_font import bitmap_font
 
 import boards
 from altar.core import small_heap
+from altar_fw import font
 from altar_fw.app import App
-from altar_fw.canvas import glyphs
 
-# The build's terminalio font has no accents: the bundled subset of Terminus
-# (as PCF, which loads nine times faster than its BDF: tools/make_font.py).
-FONT = "/fonts/altar-mono-12.pcf"
+# The build's terminalio font has no accents: the bundled subset of Terminus,
+# every glyph in one strip (altar_fw/font.py, tools/make_font.py).
+FONT = "/fonts/altar-mono-12.bin"
 
 small_heap()      # a collection every 1 KB: a small heap that stays unfragmented
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))
 display, keys, pixels, encoder = profile.build()
 lang = os.getenv("ALTAR_LANG") or "pt"
 players = str(os.getenv("ALTAR_PLAYERS") or "")   # a bare number reads as an int
-font = bitmap_font.load_font(FONT)
-font.load_glyphs(glyphs(lang, players))      # all now: none read in the middle of a key press
 app = App(display, keys, pixels, encoder, profile.KEYMAP, microcontroller.nvm,
-          font, keypad.Event(), profile.SCALE, profile.COLOURS,
+          font.load(FONT), keypad.Event(), profile.SCALE, profile.COLOURS,
           write=sys.stdout.write, seed=int.from_bytes(os.urandom(4), "little") >> 1,
           lang=lang, players=players)
 while True:

@@ -53,16 +53,15 @@ def drive(tmp_path):
 
 
 @pytest.mark.parametrize("board,profile,reqs", [
-    ("macropad", "macropad", ["adafruit_bitmap_font", "neopixel"]),
-    ("pico-display", "pico_display", ["adafruit_bitmap_font"]),
-    ("feather-oled", "feather_oled", ["adafruit_bitmap_font", "adafruit_displayio_sh1107",
-                                      "neopixel"]),
+    ("macropad", "macropad", ["neopixel"]),
+    ("pico-display", "pico_display", []),
+    ("feather-oled", "feather_oled", ["adafruit_displayio_sh1107", "neopixel"]),
 ])
 def test_deploy_lays_out_a_circuitpy_drive(drive, capsys, board, profile, reqs):
     assert main(["deploy", str(drive), "--board", board]) == 0
     files = tree(drive)
     assert "code.py" in files and "settings.toml" in files and "requirements.txt" in files
-    assert "fonts/altar-mono-12.pcf" in files and "fonts/LICENSE-altar-mono.txt" in files
+    assert "fonts/altar-mono-12.bin" in files and "fonts/LICENSE-altar-mono.txt" in files
     assert "lib/altar/core.py" in files and "lib/altar/sete_selos.py" in files
     assert "lib/altar_fw/app.py" in files and "lib/altar_fw/journal.py" in files
     assert [f for f in files if f.startswith("lib/boards/")] == \

@@ -422,22 +422,23 @@ def test_view_model_and_journal_on_every_vm(vm, game, players, seed, cut):
     assert "vence!" in out or "pelo espírito" in out or "Sem vencedor" in out or "Vitória dividida" in out
 
 
-def test_screens_are_two_colour_bitmaps_built_once():
-    """No label objects and no many-colour bitmap: a 1-bit bitmap per text
-    row and one for the big number, each with a 2-colour palette (the
-    240x135 screen draws them at scale 2); the selection moves by palette."""
+def test_screens_are_tile_grids_over_the_font_built_once():
+    """No label objects and no bitmap of the screen: a TileGrid per text row
+    and one for the big number (in a group of scale 3), all over the font's
+    one strip of glyphs, each with a 2-colour palette (the 240x135 screen
+    draws them at scale 2); the selection moves by palette."""
     for board in BOARDS:
         dev = Device(board, capture=False)
         c = dev.app.canvas
-        tiles = list(c.group)
-        assert len(tiles) == c.rows + 1
-        assert all(len(t.pixel_shader) == 2 for t in tiles)
+        layers = list(c.group)
+        assert len(layers) == c.rows + 1 and layers[-1] is c.big_group
+        grids = layers[:-1] + list(c.big_group)
+        assert grids == c.grids and all(len(g.pixel_shader) == 2 for g in grids)
+        assert {id(g.bitmap) for g in grids} == {id(c.font.bitmap)}
         assert (c.cols, c.rows) in ((21, 5), (20, 5))
-        pixels = sum(b.width * b.height for b in c.bitmaps + [c.big_bitmap])
-        assert pixels <= 128 * 64 + 36 * 36
-        bitmaps = list(c.bitmaps)
+        palettes = [list(p) for p in c.palettes]
         dev.press("next")
-        assert c.bitmaps == bitmaps and [id(b) for b in c.bitmaps] == [id(b) for b in bitmaps]
+        assert list(c.group) == layers and [list(p) for p in c.palettes] != palettes
 
 
 def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):

@@ -1,60 +1,51 @@
-"""The glyphs load at boot, all at once: a screen drawing a glyph not loaded
-then would read the font file (and allocate) in the middle of a key press."""
+"""The screens' font: firmware/fonts/altar-mono-12.bin (tools/make_font.py)
+is its BDF's glyphs, bit for bit, and altar_fw.font reads it alike with
+bitmaptools.readinto (as on the board) and without."""
 
-import random
+import io
+import os
+import sys
 
 import pytest
 
-from altar_fw import ui as U
-from altar_fw.canvas import glyphs
+from altar_fw import font as F
 from altar_host import emulator
-from altar_host.emulate import monkey
-from altar_host.emulator import Device
-from test_device import tour
-from test_device_games import fa_tour, ra_tour
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tools"))
+import make_font  # noqa: E402
 
 
-class Reads:
-    """The font's file, counting the calls made on it."""
-
-    def __init__(self, f):
-        self.f = f
-        self.calls = 0
-
-    def __getattr__(self, name):
-        self.calls += 1
-        return getattr(self.f, name)
+def test_the_strip_the_board_loads_is_the_bdf():
+    with open(emulator.FONT, "rb") as f:
+        assert f.read() == make_font.strip(make_font.OUT)
 
 
-@pytest.mark.parametrize("lang", U.LANGS)
-def test_no_screen_reads_the_font_after_boot(lang, monkeypatch):
-    monkeypatch.setattr(emulator, "_FONT", [])          # a font fresh from its file
-    dev = Device("macropad", capture=False, lang=lang)
-    font = dev.font
-    font.file = Reads(font.file)
-    for text in list(U.strings(lang).values()) + [g[1] for g in U.GAMES]:
-        assert all(c in glyphs(lang) for c in text), text
-    for play in (tour, fa_tour, ra_tour):
-        dev = Device("macropad", capture=False, lang=lang)
-        play(dev, lambda name: None)
-    for seed in range(3):
-        monkey(dev, 3000, random.Random(seed))
-    assert font.file.calls == 0
+def pixels(font):
+    b = font.bitmap
+    return [b[x, y] for y in range(b.height) for x in range(b.width)]
 
 
-def test_the_pcf_the_board_loads_is_the_bdf():
-    """firmware/fonts: the PCF (made by tools/make_font.py with bdftopcf) and
-    its BDF source hold the same glyphs, bit for bit."""
-    from adafruit_bitmap_font import bitmap_font
-    bdf = emulator.FONT[:-4] + ".bdf"
-    with open(bdf, encoding="latin-1") as f:
-        codes = [int(ln.split()[1]) for ln in f if ln.startswith("ENCODING ")]
-    a, b = bitmap_font.load_font(bdf), bitmap_font.load_font(emulator.FONT)
-    assert a.get_bounding_box() == b.get_bounding_box() and len(codes) > 95
+def test_the_font_reads_alike_with_and_without_bitmaptools(monkeypatch):
+    with open(emulator.FONT, "rb") as f:
+        data = f.read()
+    fast = F.Font(io.BytesIO(data))
+    monkeypatch.setattr(F, "bitmaptools", None)
+    slow = F.Font(io.BytesIO(data))
+    assert (fast.width, fast.height, fast.chars) == (slow.width, slow.height, slow.chars)
+    assert pixels(fast) == pixels(slow) and any(pixels(fast))
+    def glyph(i):
+        return ["".join("#" if fast.bitmap[i * 6 + x, y] else "." for x in range(6))
+                for y in range(12)]
+    a = fast.chars.find("A")
+    assert glyph(a) == ["......", "......", ".###..", "#...#.", "#...#.", "#...#.",
+                        "#####.", "#...#.", "#...#.", "#...#.", "......", "......"]
+    assert glyph(fast.count + a) == [r.replace("#", "o").replace(".", "#").replace("o", ".")
+                                     for r in glyph(a)]          # then inverted
+    assert fast.chars.find("☃") == -1 and fast.chars.find(" ") == 0
 
-    def glyph(font, code):
-        g = font.get_glyph(code)
-        return (g.width, g.height, g.dx, g.dy, g.shift_x, g.shift_y,
-                [g.bitmap[x, y] for y in range(g.height) for x in range(g.width)])
-    for code in codes:
-        assert glyph(a, code) == glyph(b, code), chr(code)
+
+@pytest.mark.parametrize("head", [b"", b"ALTAR-FONT 2 6 12\n", b"PCF 1 6 12\n"])
+def test_a_file_that_is_not_the_font_is_refused(head):
+    with pytest.raises(ValueError, match="not an Altar font"):
+        F.Font(io.BytesIO(head + b"AB\n" + bytes(24)))

@@ -15,8 +15,9 @@
    (gc.mem_alloc() after a collection, everything loaded). Goal: at most
    48 KB from .mpy for every game. The same on PyPI's 64-bit MicroPython VM,
    for comparison.
-2. The display side, per board: the canvas is one 1-bit Bitmap per text row
-   in TileGrids; its bytes are counted (CircuitPython packs 32 pixels a word).
+2. The display side, per board: the canvas is a TileGrid per text row over
+   the font's strip of glyphs; the strip's bytes (CircuitPython packs 32
+   pixels a word) and the tiles' (2 bytes each past 255 tiles) are counted.
 3. Prints the section and rewrites it in BENCHMARKS.md (between the
    <!-- bench_device --> markers; the rest of the file is kept).
 
@@ -110,15 +111,20 @@ def out(cmd):
 
 def display_table():
     import boards
+    with open(os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bin"), "rb") as f:
+        _, _, width, height = f.readline().split()       # altar_fw/font.py's format
+        tiles = 2 * len(f.readline()[:-1].decode())        # each glyph, then inverted
+    # CircuitPython packs a 1-bit row in 32-bit words
+    strip = int(height) * (tiles * int(width) + 31) // 32 * 4
     disp = []
     for name in boards.PROFILES:
         p = boards.load(name)
         w, h = p.WIDTH // p.SCALE, p.HEIGHT // p.SCALE
         cols, lines = w // 6, h // 12
-        # CircuitPython packs a 1-bit row in 32-bit words
-        size = lines * (cols * 6 + 31) // 32 * 4 * 12 + (36 + 31) // 32 * 4 * 36
+        size = strip + (lines * cols + 2) * (2 if tiles > 255 else 1)
         disp.append([name, "%dx%d" % (p.WIDTH, p.HEIGHT),
-                     "%d rows of %dx12, a 36x36 number, at scale %d" % (lines, cols * 6, p.SCALE),
+                     "%d rows of %d tiles, 2 tiles at scale 3, over %d glyphs of 6x12; at scale %d"
+                     % (lines, cols, tiles, p.SCALE),
                      "%d" % size, "2", "%d" % p.PIXELS])
     return disp
 
@@ -175,7 +181,7 @@ def report(r, elapsed):
     t_mp = md_table(["game", "smallest heap, .py", "smallest heap, .mpy", ".py / .mpy",
                      "steady after the game (.mpy)", ".mpy: 64-bit / 32-bit"], rows)
     disp = display_table()
-    t_disp = md_table(["profile", "panel", "canvas bitmap", "bitmap bytes", "colours", "pixels"],
+    t_disp = md_table(["profile", "panel", "canvas", "bytes", "colours", "pixels"],
                       disp)
 
     found = [g for g in GAMES if st(g, "cp-mpy")]
@@ -277,15 +283,16 @@ mpy-cross):
 
 {t_mp}
 
-The display side is a 2-colour Bitmap (1 bit a pixel) per text row and one
-for the big number (Fantasmagória's planchette), each in a TileGrid with its
-own 2-colour palette, in one Group, built once and mutated; a whole row is
-inverted by swapping its palette. No Label objects and no many-colour bitmap
-(the 240x135 screen is drawn at scale 2):
+The display side is a TileGrid per text row and one of two tiles for the
+big number (Fantasmagória's planchette, in a Group of scale 3), each with
+its own 2-colour palette, all over the font's one strip of 1-bit glyphs
+(altar_fw/font.py), built once and mutated; a whole row is inverted by
+swapping its palette. No Label objects and no bitmap of the screen (the
+240x135 screen is drawn at scale 2):
 
 {t_disp}
 
-The canvas bitmaps add at most {canvas} bytes to the board's heap;
+The canvas adds at most {canvas} bytes to the board's heap;
 displayio's objects, keypad's event queue and the NeoPixel buffer (36 bytes
 on the MacroPad) live mostly outside the Python heap on CircuitPython.
 Measure `gc.mem_free()` on a board to confirm these figures.

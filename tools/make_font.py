@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""firmware/fonts/altar-mono-12.bdf and .pcf: the device's font, a subset of Terminus
+"""firmware/fonts/altar-mono-12.bdf and .bin: the device's font, a subset of Terminus
 Font 12 (6x12, SIL OFL 1.1) with printable ASCII and every character of the
 string tables, so accents show on a CircuitPython build whose terminalio has
 none. The OFL reserves the name "Terminus Font" for the original, so this
 modified version is named Altar Mono.
 
-The board loads the PCF, which bdftopcf (Debian's xfonts-utils) makes from
-the BDF: adafruit_bitmap_font reads a PCF glyph with a seek and one
-bitmaptools.readinto, where it parses a BDF glyph line by line in Python
-(0.9 s at boot on the Pico, against 0.1 s). The BDF stays the readable
-source; host_tests/test_glyphs.py checks that both hold the same glyphs.
+The board loads the .bin (altar_fw/font.py): every glyph side by side in
+one strip, then each inverted, read at boot by one bitmaptools.readinto. adafruit_bitmap_font
+read the same glyphs from a PCF one at a time, 0.33 s at boot on the Pico
+(BENCHMARKS.md). The BDF stays the readable source; host_tests/test_glyphs.py
+checks that the strip is the BDF's glyphs, bit for bit.
 
     .venv/bin/python tools/make_font.py [SOURCE.bdf]
 
@@ -18,12 +18,11 @@ SOURCE defaults to the Terminus 12 BDF that adafruit-blinka-displayio ships
 """
 
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bdf")
-PCF = OUT[:-4] + ".pcf"
+STRIP = OUT[:-4] + ".bin"
 
 
 def needed():
@@ -69,6 +68,32 @@ def subset(src, codes):
     return "\n".join(out) + "\n" + "".join(glyphs[c] for c in codes) + "ENDFONT\n"
 
 
+def strip(bdf):
+    """The .bin that altar_fw.font reads, of the glyphs of the BDF file
+    `bdf`, each drawn in its cell from the cell's top left, then each
+    inverted."""
+    from adafruit_bitmap_font import bitmap_font
+    with open(bdf, encoding="latin-1") as f:
+        codes = sorted(int(ln.split()[1]) for ln in f if ln.startswith("ENCODING "))
+    font = bitmap_font.load_font(bdf)
+    gw, gh = font.get_bounding_box()[:2]
+    n = len(codes)
+    row = (2 * n * gw + 7) // 8
+    bits = bytearray(row * gh)
+    for i, code in enumerate(codes):
+        g = font.get_glyph(code)
+        per_row = g.bitmap.width // g.width
+        sx = g.tile_index % per_row * g.width
+        sy = g.tile_index // per_row * g.height
+        for y in range(gh):
+            for x in range(gw):
+                on = x < g.width and y < g.height and g.bitmap[sx + x, sy + y]
+                px = (i if on else n + i) * gw + x     # on: in the glyph, else in its inverse
+                bits[y * row + px // 8] |= 0x80 >> px % 8
+    chars = "".join(map(chr, codes))
+    return b"ALTAR-FONT 1 %d %d\n" % (gw, gh) + chars.encode("utf-8") + b"\n" + bytes(bits)
+
+
 if __name__ == "__main__":
     import displayio
     src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
@@ -76,5 +101,6 @@ if __name__ == "__main__":
     codes = needed()
     with open(OUT, "w", encoding="latin-1") as f:
         f.write(subset(src, codes))
-    subprocess.run(["bdftopcf", "-o", PCF, OUT], check=True)
-    print("%s, %s: %d glyphs" % (OUT, PCF, len(codes)))
+    with open(STRIP, "wb") as f:
+        f.write(strip(OUT))
+    print("%s, %s: %d glyphs" % (OUT, STRIP, len(codes)))

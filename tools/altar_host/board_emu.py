@@ -51,7 +51,6 @@ DETENT = 0.008      # emulated s a knob's detent takes in run.mjs (4 steps, 2 ms
 # requirements.txt's names (deploy.REQUIREMENTS, a profile's LIBS) -> PyPI packages,
 # pinned (the versions checked here).
 LIBS = {
-    "adafruit_bitmap_font": "adafruit-circuitpython-bitmap-font==2.5.1",
     "adafruit_displayio_sh1107": "adafruit-circuitpython-displayio-sh1107==2.0.6",
     "neopixel": "adafruit-circuitpython-neopixel==6.4.2",
 }

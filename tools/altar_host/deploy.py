@@ -44,9 +44,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # output). The difference is compiling the modules at import.
 HEAP_KB = {"py": 76, "mpy": 51}
 
-# The CircuitPython library code.py imports on every board (from the Adafruit
-# bundle); a profile's LIBS are its own.
-REQUIREMENTS = ("adafruit_bitmap_font",)
+# The CircuitPython libraries code.py imports on every board (from the
+# Adafruit bundle): none since the font is Altar's own (altar_fw/font.py); a
+# profile's LIBS are its own.
+REQUIREMENTS = ()
 
 # settings.toml: the heading goes in an empty file only; each key comes with
 # its comment, and the value a missing key gets when none is given (None:
@@ -267,7 +268,7 @@ def deploy(target, board, mpy_cross=None, lang=None, create=False, players=None)
     written += modules
     fonts = os.path.join(target, "fonts")
     os.makedirs(fonts, exist_ok=True)
-    for f in ("altar-mono-12.pcf", "LICENSE-altar-mono.txt"):
+    for f in ("altar-mono-12.bin", "LICENSE-altar-mono.txt"):
         written.append(os.path.join(fonts, f))
         shutil.copyfile(os.path.join(ROOT, "firmware", "fonts", f), written[-1])
     settings = os.path.join(target, "settings.toml")

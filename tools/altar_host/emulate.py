@@ -127,7 +127,7 @@ def text_rows(dev):
     c = dev.app.canvas
     rows = [(text[:c.cols], -1 if c.whole[r] else part) for r, (text, part) in enumerate(c.shown)]
     if c.big is not None:
-        r = c.big_tile.y // c.gh + c.big_bitmap.height // c.gh // 2
+        r = c.big_group.y // c.gh + c.big_group.scale // 2
         text, inv = rows[r]
         number = " %d" % c.big
         rows[r] = (text.rstrip()[:c.cols - len(number)] + number, inv)

@@ -37,13 +37,12 @@ with contextlib.redirect_stdout(io.StringIO()):
     import busdisplay
     import displayio
     import fourwire
-    from adafruit_bitmap_font import bitmap_font
     from displayio._area import Area
 
 import boards
 from altar_fw import inputs
 from altar_fw.app import App
-from altar_fw.canvas import glyphs
+from altar_fw import font as font_mod
 from altar_host.console import dump_to_log
 
 SECTOR = 4096
@@ -51,7 +50,7 @@ TICKS_START = 0x1FFF0000   # supervisor.ticks_ms at power-on
 TICKS_WRAP = 1 << 29       # it counts 29 bits
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The font the board loads from /fonts (see firmware/code.py).
-FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.pcf")
+FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bin")
 WORDS = {"prev": inputs.PREV, "next": inputs.NEXT, "ok": inputs.OK, "back": inputs.BACK,
          "undo": inputs.UNDO}
 
@@ -484,13 +483,12 @@ class Device:
         return FrameDisplay(width, height, self.profile.COLOURS == (0xFFFFFF, 0), self.capture)
 
     def boot(self):
-        """Power on: code.py's start (the profile's build(), the glyphs), then
+        """Power on: code.py's start (the profile's build(), the font), then
         the firmware starts over from the journal in NVM."""
         p = self.profile
         self.now = TICKS_START
         self.hardware = Hardware(self.name, self.screen)
         self.display, self.keys, self.pixels, self.encoder = self.hardware.build(p)
-        self.font.load_glyphs(glyphs(self.lang, self.players))
         self.app = App(self.display, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
                        self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,
                        self.seed + self.boots, self.lang, self.players)
@@ -567,5 +565,5 @@ _FONT = []
 def load_font():
     """The board's font, loaded once: glyphs never change once read."""
     if not _FONT:
-        _FONT.append(bitmap_font.load_font(FONT))
+        _FONT.append(font_mod.load(FONT))
     return _FONT[0]
