@@ -51,9 +51,12 @@ from benchmd import kb, md_table, write_section  # noqa: E402
 from bench_replay import machine  # noqa: E402
 
 XIP_MISS = 40          # cycles, as tools/bench_speed.py
-GOAL_BOOT = 5.0        # s from reset to the first screen
-GOAL_PRESS = 0.5       # s from an input to the redrawn screen (the brief's 100 ms: issue 26)
-GOAL_RESUME = 2.0      # s: a whole game's journal resumed
+# Issue 26's goals, judged with the XIP model
+GOAL_BOOT = 3.0        # s from reset to the first screen
+GOAL_MEDIAN = 0.060    # s from a key press to the redrawn screen, median
+GOAL_PRESS = 0.100     # s: the slowest input, undo included
+GOAL_RESUME = 0.15     # s: a whole game's journal resumed
+GOAL_FREE = 80000      # bytes: the lowest gc.mem_free() over the game
 TITLES = {"pico-display": "Pico Display", "macropad": "MacroPad", "feather-oled": "Feather OLED"}
 
 
@@ -171,7 +174,7 @@ def main(argv=None):
         for n in names:
             figures[n] = measure(n, scripts[n], os.path.join(work, n), pool)
 
-    ok = True
+    missed = {}          # per board, the goals its "+ XIP" column misses
     head = ["what"]
     rows = [[r] for r in (
         "code.py starts (s from reset)", "first screen on the glass, empty NVM (s from reset)",
@@ -192,14 +195,21 @@ def main(argv=None):
                    ms(p["export"]), p["missing"], "%.0f for %.1f emulated" % (p["wall"], p["emulated"])]
             for row, v in zip(rows, col):
                 row.append(v)
-            ok = (ok and p["shown"] is not None and p["shown"] <= GOAL_BOOT
-                  and cost is not None and cost <= GOAL_RESUME and not p["missing"]
-                  and max(p["keys"] + p["undo"]) <= GOAL_PRESS)
+        p = f["xip"]
+        cost = None if None in (p["resumed"], p["shown"]) else p["resumed"] - p["shown"]
+        missed[n] = [what for what, bad in (
+            ("the first screen", p["shown"] is None or p["shown"] > GOAL_BOOT),
+            ("the resume", cost is None or cost > GOAL_RESUME),
+            ("the median input", statistics.median(p["keys"]) > GOAL_MEDIAN),
+            ("the slowest input", max(p["keys"] + p["undo"]) > GOAL_PRESS),
+            ("the heap", f["mem"]["lowest"] < GOAL_FREE),
+            ("a redraw", p["missing"])) if bad]
     head.append("goal")
-    for row, goal in zip(rows, ("", "≤ %.0f" % GOAL_BOOT, "", "", "≤ %.0f" % GOAL_RESUME, "",
-                                "≤ %.0f" % (GOAL_PRESS * 1000), "≤ %.0f" % (GOAL_PRESS * 1000),
-                                "", "0", "")):
+    for row, goal in zip(rows, ("", "≤ %.1f" % GOAL_BOOT, "", "", "≤ %.2f" % GOAL_RESUME,
+                                "≤ %.0f" % (GOAL_MEDIAN * 1000), "≤ %.0f" % (GOAL_PRESS * 1000),
+                                "≤ %.0f" % (GOAL_PRESS * 1000), "", "0", "")):
         row.append(goal)
+    ok = not any(missed.values())
     slow = {n: max(figures[n]["xip"]["keys"] + figures[n]["xip"]["undo"]) for n in names}
     mem_rows = [[w] for w in ("at code.py's start", "after boot (the first screen drawn), empty NVM",
                               "after the whole game (the Export's screen)",
@@ -224,7 +234,7 @@ Real CircuitPython 10.3 for each board (`../shared/rp2040/firmware/`) in rp2040j
 |%(rule)s|
 %(rows)s
 
-**%(verdict)s** The slowest input, XIP model included: %(slow)s; the brief asks for 100 ms from a press to the glass, which no board meets yet (issue 26).
+**%(verdict)s** The slowest input, XIP model included: %(slow)s. The goals are issue 26's, judged in the "+ XIP" columns, with at least %(free)s free at the lowest below.
 
 `gc.mem_free()` (after `gc.collect()`, printed by the probe code.py of `board_emu.add_probe` in a separate, untimed run of the same inputs):
 
@@ -243,8 +253,10 @@ PIO runs on the emulated clock (`run.mjs`): rp2040js 1.4.1 steps PIO from host t
            node=node, games=games, gap=board_emu.GAP, head=" | ".join(head),
            rule="|".join(" --- " for _ in head),
            rows="\n".join("| " + " | ".join(str(c) for c in r) + " |" for r in rows),
-           verdict=("Every goal is met, in every column." if ok else
-                    "A goal is missed: see the table."),
+           verdict=("Every goal is met, on every board." if ok else "; ".join(
+               "%s: %s" % (TITLES[n], "every goal met" if not missed[n] else
+                           "missed " + ", ".join(missed[n])) for n in names) + "."),
+           free="{:,}".format(GOAL_FREE),
            slow=", ".join("%s %s ms" % (TITLES[n], ms(slow[n])) for n in names),
            mem=md_table(["when"] + [TITLES[n] for n in names], mem_rows),
            pixel=", ".join(pixel) or "no frames", cpu="%s, %d cores" % (m["cpu"], m["nproc"]),

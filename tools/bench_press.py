@@ -123,11 +123,11 @@ import altar_code
 
 TICK_MASK = (1 << 29) - 1
 KINDS = (("move", "prev/next: the selection moves"), ("open", "ok/back: another screen"),
-         ("undo", "undo (held back)"))
+         ("undo", "undo (held back)"), ("export", "Menu > Export: the log on the UART"))
 
 
 def kind(word):
-    return {"prev": "move", "next": "move", "undo": "undo"}.get(word, "open")
+    return {"prev": "move", "next": "move", "undo": "undo", "export": "export"}.get(word, "open")
 
 
 def split(script, result):
@@ -163,7 +163,9 @@ def split(script, result):
             total=(on_glass - end) * 1000)
         parts["rest"] = parts["total"] - sum(parts[k] for k in ("keypad", "loop", "press", "draw",
                                                                   "show", "refresh"))
-        out.append((word, parts))
+        # Every play ends with Menu > Export (board_script), whose time is
+        # the log's bytes on the UART.
+        out.append(("export" if i == len(ev) - 1 else word, parts))
     return out
 
 
