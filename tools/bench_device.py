@@ -111,11 +111,11 @@ def out(cmd):
 
 def display_table():
     import boards
-    with open(os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bin"), "rb") as f:
-        _, _, width, height = f.readline().split()       # altar_fw/font.py's format
-        tiles = 2 * len(f.readline()[:-1].decode())        # each glyph, then inverted
+    from altar_host.emulator import load_font
+    font = load_font()
+    tiles = 2 * font.count                  # each glyph, then inverted
     # CircuitPython packs a 1-bit row in 32-bit words
-    strip = int(height) * (tiles * int(width) + 31) // 32 * 4
+    strip = font.height * (tiles * font.width + 31) // 32 * 4
     disp = []
     for name in boards.PROFILES:
         p = boards.load(name)

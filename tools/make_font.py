@@ -6,9 +6,9 @@ none. The OFL reserves the name "Terminus Font" for the original, so this
 modified version is named Altar Mono.
 
 The board loads the .bin (altar_fw/font.py): every glyph side by side in
-one strip, then each inverted, read at boot by one bitmaptools.readinto. adafruit_bitmap_font
-read the same glyphs from a PCF one at a time, 0.33 s at boot on the Pico
-(BENCHMARKS.md). The BDF stays the readable source; host_tests/test_glyphs.py
+one strip, then each inverted, read at boot by one bitmaptools.readinto.
+adafruit_bitmap_font read the same glyphs from a PCF one at a time, 0.33 s
+at boot on the Pico (BENCHMARKS.md). The BDF stays the readable source; host_tests/test_glyphs.py
 checks that the strip is the BDF's glyphs, bit for bit.
 
     .venv/bin/python tools/make_font.py [SOURCE.bdf]

