@@ -3,6 +3,7 @@ or ALTAR_BOARD in settings.toml), build its hardware, load the screens'
 font, run the app in the language of ALTAR_LANG ("pt", the
 default, or "en"), new games' seats named by ALTAR_PLAYERS ("Ana,Bia,Caio")."""
 
+import gc
 import os
 import sys
 import time
@@ -13,7 +14,6 @@ import microcontroller
 import supervisor
 
 import boards
-from altar.core import small_heap
 from altar_fw import font
 from altar_fw.app import App
 
@@ -21,7 +21,6 @@ from altar_fw.app import App
 # every glyph in one strip (altar_fw/font.py, tools/make_font.py).
 FONT = "/fonts/altar-mono-12.bin"
 
-small_heap()      # a collection every 1 KB: a small heap that stays unfragmented
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))
 display, keys, pixels, encoder = profile.build()
 lang = os.getenv("ALTAR_LANG") or "pt"
@@ -29,7 +28,7 @@ players = str(os.getenv("ALTAR_PLAYERS") or "")   # a bare number reads as an in
 app = App(display, keys, pixels, encoder, profile.KEYMAP, microcontroller.nvm,
           font.load(FONT), keypad.Event(), profile.SCALE, profile.COLOURS,
           write=sys.stdout.write, seed=int.from_bytes(os.urandom(4), "little") >> 1,
-          lang=lang, players=players)
+          lang=lang, players=players, collect=gc.collect)
 while True:
     app.step(supervisor.ticks_ms())
-    time.sleep(0.005)
+    time.sleep(0.001)   # a key's event waits for this, 0.5 ms on average

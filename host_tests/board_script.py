@@ -16,7 +16,7 @@ from test_device_games import FA_PILES, fa_end_round, fa_tour, ra_tour
 
 START = 5.0            # emulated s of the first input: the first screen is out
 NAMES = "Ana,Bia,Zoë"  # ALTAR_PLAYERS of the drive named(); the font lacks ë
-TICK_MS = 10           # the host's loop while it idles (the board's: 5 ms and the work)
+TICK_MS = 10           # the host's loop while it idles (the board's: 1 ms and the work)
 SETTLE_MS = 400        # after an effect's last frame, before the next input
 
 

@@ -422,23 +422,55 @@ def test_view_model_and_journal_on_every_vm(vm, game, players, seed, cut):
     assert "vence!" in out or "pelo espírito" in out or "Sem vencedor" in out or "Vitória dividida" in out
 
 
+def test_a_chosen_games_modules_load_once_its_next_screen_is_shown(monkeypatch):
+    """Choosing a game leaves its modules to the Ui's idle(), which the app
+    runs after the glass: the press that starts the game does not load
+    them (about 0.1 s on a board)."""
+    dev = Device("feather-oled", capture=False)
+    ui = dev.app.ui
+    loaded = []
+    real = U._play_class
+
+    def play_class(game):
+        loaded.append((game, dev.text()[0], ui.loading))
+        return real(game)
+    monkeypatch.setattr(U, "_play_class", play_class)
+    dev.press("next")                          # Fantasmagória
+    dev.press("ok")
+    assert loaded == [("fantasmagoria", ui.T["how_many"], "fantasmagoria")]
+    assert ui.loading is None and ui.session is None
+    dev.press("back")                          # the list again: Sete Selos
+    goto(dev, 0)
+    assert loaded[-1] == ("sete-selos", ui.T["how_many"], "sete-selos")
+
+
 def test_screens_are_tile_grids_over_the_font_built_once():
-    """No label objects and no bitmap of the screen: a TileGrid per text row
-    and one for the big number (in a group of scale 3), all over the font's
-    one strip of glyphs, each with a 2-colour palette (the 240x135 screen
-    draws them at scale 2); the selection moves by palette."""
+    """No label objects and no bitmap of the screen: TileGrids over the
+    font's one strip of glyphs, each with a 2-colour palette, and one for
+    the big number (in a group of scale 3). A mono screen is one grid for
+    every row; a colour one (240x135, drawn at scale 2) a grid per row, its
+    palette tinting it. The selection moves by inverted tiles, not by a new
+    object or a palette."""
     for board in BOARDS:
         dev = Device(board, capture=False)
         c = dev.app.canvas
         layers = list(c.group)
-        assert len(layers) == c.rows + 1 and layers[-1] is c.big_group
-        grids = layers[:-1] + list(c.big_group)
-        assert grids == c.grids and all(len(g.pixel_shader) == 2 for g in grids)
+        assert layers[-1] is c.big_group
+        rows = layers[:-1]
+        assert len(rows) == (c.rows if c.colour else 1)
+        assert [g.height for g in rows] == [1 if c.colour else c.rows] * len(rows)
+        grids = rows + list(c.big_group)
+        assert set(map(id, c.grids)) == set(map(id, grids))
+        assert all(len(g.pixel_shader) == 2 for g in grids)
         assert {id(g.bitmap) for g in grids} == {id(c.font.bitmap)}
         assert (c.cols, c.rows) in ((21, 5), (20, 5))
         palettes = [list(p) for p in c.palettes]
+        cursor = [inv for _, inv in c.shown].index(-1, 1)
         dev.press("next")
-        assert list(c.group) == layers and [list(p) for p in c.palettes] != palettes
+        assert list(c.group) == layers and [list(p) for p in c.palettes] == palettes
+        assert c.shown[cursor][1] != -1 and c.shown[cursor + 1][1] == -1
+        g, at = c.grids[cursor + 1], c.first[cursor + 1]
+        assert all(g[at + k] >= c.inverted for k in range(c.cols))
 
 
 def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):

@@ -295,7 +295,7 @@ def test_a_terminal_without_reverse_video_marks_the_selection(tmp_path):
     def shows(title, options, selected, after):
         rows = [title] + options + [""] * (4 - len(options))
         marks = [">" if i == 1 + selected else " " for i in range(5)]
-        term.wait_for(list(zip(marks, [r.ljust(21) for r in rows])), after, marked_rows)
+        term.wait_for(list(zip(marks, [r.ljust(20) for r in rows])), after, marked_rows)
     try:
         # the MacroPad numbers what its keys pick (not "2 players": it starts with its number)
         shows(T["new_game"], ["%d %s" % (i + 1, g[1]) for i, g in enumerate(GAME_LIST)], 0,
@@ -335,10 +335,10 @@ def test_the_text_rows_show_inversion_and_the_big_number():
     goto(dev, 1)                               # P2 leads
     T = dev.app.ui.T
     rows = text_rows(emulate.frame(dev, COLS, ROWS))
-    assert rows[0][1] == "#" * 21 and rows[2][0].rstrip() == "%s 5" % (T["trump_lbl"] % 1)
+    assert rows[0][1] == "#" * 20 and rows[2][0].rstrip() == "%s 5" % (T["trump_lbl"] % 1)
     dev.press("ok")                            # a trick: its options, the first selected
     rows = text_rows(emulate.frame(dev, COLS, ROWS))
-    assert [m for _, m in rows] == ["#" * 21] * 2 + ["." * 21] * 3
+    assert [m for _, m in rows] == ["#" * 20] * 2 + ["." * 20] * 3
     plain = marked_rows(emulate.frame(dev, COLS, ROWS, reverse=False))
     assert [m for m, _ in plain] == [" ", ">", " ", " ", " "]
     assert "\x1b[7m" not in emulate.frame(dev, COLS, ROWS, reverse=False)

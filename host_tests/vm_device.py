@@ -14,10 +14,10 @@ share of the flash writes, at a random byte, and the device boots again
 from what the flash holds. Every VM must print the same bytes.
 """
 
+import gc
 import os
 import sys
 
-from altar.core import small_heap
 from altar.jsonout import dump
 from altar.rng import Rng
 from altar_fw import journal as J
@@ -98,10 +98,19 @@ def boot(nvm, seed):
     return ui
 
 
+# As the board's App: once each press's screen is drawn, the Ui's idle work
+# and a collection.
+# CPython's collector is not the board's and costs a game seconds: not there.
+COLLECT = gc.collect if sys.implementation.name != "cpython" else None
+
+
 def press(ui, key):
     ui.press(key)
     ui.draw()
     show(ui)
+    ui.idle()
+    if COLLECT:
+        COLLECT()
 
 
 def pick(ui, rng, index=-1):
@@ -142,7 +151,6 @@ def step(ui, rng, k):
 
 def game(index, players, seed, cut=0):
     """Game `index` of the new-game list, played by a seeded random player."""
-    small_heap()               # as code.py does
     rng = Rng(seed)
     path = "/tmp/altar-vm-flash-%d" % int.from_bytes(os.urandom(4), "little")
     nvm = Flash(path, cut, seed + 1)

@@ -15,9 +15,10 @@
    (gc.mem_alloc() after a collection, everything loaded). Goal: at most
    48 KB from .mpy for every game. The same on PyPI's 64-bit MicroPython VM,
    for comparison.
-2. The display side, per board: the canvas is a TileGrid per text row over
-   the font's strip of glyphs; the strip's bytes (CircuitPython packs 32
-   pixels a word) and the tiles' (2 bytes each past 255 tiles) are counted.
+2. The display side, per board: the canvas's TileGrids over the font's
+   strip of glyphs (one for every row on a mono screen, one a row on a
+   colour one); the strip's bytes (CircuitPython packs 32 pixels a word) and
+   the tiles' (2 bytes each past 255 tiles) are counted.
 3. Prints the section and rewrites it in BENCHMARKS.md (between the
    <!-- bench_device --> markers; the rest of the file is kept).
 
@@ -111,6 +112,7 @@ def out(cmd):
 
 def display_table():
     import boards
+    from altar_fw.ui import COLS
     from altar_host.emulator import load_font
     font = load_font()
     tiles = 2 * font.count                  # each glyph, then inverted
@@ -119,12 +121,12 @@ def display_table():
     disp = []
     for name in boards.PROFILES:
         p = boards.load(name)
-        w, h = p.WIDTH // p.SCALE, p.HEIGHT // p.SCALE
-        cols, lines = w // 6, h // 12
-        size = strip + (lines * cols + 2) * (2 if tiles > 255 else 1)
+        lines = p.HEIGHT // p.SCALE // font.height
+        size = strip + (lines * COLS + 2) * (2 if tiles > 255 else 1)
+        grids = "a grid a row" if p.COLOURS != (0xFFFFFF, 0x000000) else "one grid"
         disp.append([name, "%dx%d" % (p.WIDTH, p.HEIGHT),
-                     "%d rows of %d tiles, 2 tiles at scale 3, over %d glyphs of 6x12; at scale %d"
-                     % (lines, cols, tiles, p.SCALE),
+                     "%d rows of %d tiles (%s), 2 tiles at scale 3, over %d glyphs of 6x12; "
+                     "at scale %d" % (lines, COLS, grids, tiles, p.SCALE),
                      "%d" % size, "2", "%d" % p.PIXELS])
     return disp
 
@@ -262,8 +264,8 @@ a collection at the end of the game (`vm_device … --mem`, .mpy: all code
 loaded, the finished game, the Ui and its screen).
 
 The .mpy files are compiled as `altar deploy` compiles them (`-O3`: no line
-numbers). `vm_device` sets the heap policy code.py sets (`altar.core.small_heap`:
-a collection after every 1 KB allocated) and keeps the flash sector in a file,
+numbers). `vm_device` collects as the board's app does (after each press's
+screen; on CPython, whose collector is not the board's, it does not) and keeps the flash sector in a file,
 since on the board `microcontroller.nvm` is not in the heap either. It plays
 a reboot as the board does (the old game dropped before the journal is read
 back), and at the end reads the journal back once more and exports it, to
@@ -283,12 +285,13 @@ mpy-cross):
 
 {t_mp}
 
-The display side is a TileGrid per text row and one of two tiles for the
-big number (Fantasmagória's planchette, in a Group of scale 3), each with
-its own 2-colour palette, all over the font's one strip of 1-bit glyphs
-(altar_fw/font.py), built once and mutated; a whole row is inverted by
-swapping its palette. No Label objects and no bitmap of the screen (the
-240x135 screen is drawn at scale 2):
+The display side is TileGrids over the font's one strip of 1-bit glyphs
+(altar_fw/font.py), each with a 2-colour palette, built once and mutated:
+on a mono screen one grid for every text row, on a colour screen a grid a
+row (its palette takes the row's tint), and one of two tiles for the big
+number (Fantasmagória's planchette, in a Group of scale 3). An inverted
+column, or a whole row, takes the glyphs' inverted tiles. No Label objects
+and no bitmap of the screen (the 240x135 screen is drawn at scale 2):
 
 {t_disp}
 

@@ -1,17 +1,21 @@
-"""The screen: rows of text, each one TileGrid over the font's strip of
-glyphs (font.Font) with its own two-colour palette, built once.
+"""The screen: rows of the Ui's COLS characters, centred, over the font's
+strip of glyphs (font.Font), as TileGrids built once. A 128-pixel screen
+keeps 4 pixels each side: displayio redraws 120 columns, not 126.
 
 A character is a tile: drawing a row sets the tiles of the columns that
-changed, and displayio sends the span between the first and the last of
-them. A column shown inverted takes the glyph's inverted tile (the strip
-holds both). A whole row is inverted (the title bar, the selected line) by
-swapping its palette's two colours. A screen may add one number, three
-times larger, at the right of rows 1-3 (the planchette): two tiles in a
-group of scale 3 on top, with lines under it keeping to the left. On a big
-screen the group is scaled, so every board shows the same 20x5 text grid.
-On a colour screen a row may take a seat's colour (`Screen.tints`),
-lighter hues of the pixels' seat colours, so that the text stays legible on
-the dark ground.
+changed, and displayio redraws the rectangle around them. A column shown
+inverted (a whole row for the title bar and the selected line) takes the
+glyph's inverted tile: the strip holds both. A mono screen is one TileGrid
+for every row, so that a new screen is one rectangle: the SH110x's pages
+are 8 pixels and a 12-pixel row's own rectangle spans two or three of
+them, which rows apart would send again (a new screen on the MacroPad 73
+ms, one rectangle 47, BENCHMARKS.md). A colour screen has a TileGrid and
+a palette per row: a row may take a seat's colour (`Screen.tints`),
+lighter hues of the pixels' seat colours, so that the text stays legible
+on the dark ground. A screen may add one number, three times larger, at
+the right of rows 1-3 (the planchette): two tiles in a group of scale 3
+on top, with lines under it keeping to the left. On a big screen the
+group is scaled, so every board shows the same text grid.
 """
 
 import displayio
@@ -37,47 +41,64 @@ SEAT_TEXT = (0xFF7050, 0x60E060, 0x80A8FF, 0xFFC050, 0xC890FF)
 
 
 class Canvas:
-    def __init__(self, width, height, font, scale=1, fg=0xFFFFFF, bg=0x000000):
+    def __init__(self, width, height, font, cols, scale=1, fg=0xFFFFFF, bg=0x000000):
         gw, gh = font.width, font.height
         w = width // scale
         h = height // scale
         self.font = font
         self.gw = gw
         self.gh = gh
-        self.cols = w // gw
-        self.rows = h // gh
+        self.cols = cols
+        rows = self.rows = h // gh
         self.fg = fg
         self.bg = bg
         self.colour = (fg, bg) != (0xFFFFFF, 0x000000)   # a colour screen: rows may be tinted
-        top = (h - self.rows * gh) // 2
+        left = (w - cols * gw) // 2
+        top = (h - rows * gh) // 2
         self.group = displayio.Group(scale=scale)
-        self.grids = []                     # the rows', then the big number's
-        self.palettes = []
-        self.blank = self.tile(" ")
+        # A character's tile: an ASCII one's by its code, any other's (its
+        # UTF-8 bytes as one int) kept once found. The text is walked as
+        # bytes: on the board a str's characters cost an object each (24 us).
+        self.ascii = bytearray([self.tile("?")]) * 128
+        self.wide = {}
+        for i, ch in enumerate(font.chars):
+            if ord(ch) < 128:
+                self.ascii[ord(ch)] = i
+        self.blank = self.ascii[32]
         self.inverted = font.count          # a glyph's tile + this: the glyph inverted
-        for r in range(self.rows):
-            self.group.append(self._grid(self.cols, top + r * gh))
-        self.big_group = displayio.Group(scale=_BIG, x=(self.cols - _DIGITS * _BIG) * gw,
+        self.full = (1 << cols) - 1         # every column's bit
+        self.spaces = b" " * cols
+        self.grids = []                     # the rows' grid each, then the big number's
+        self.palettes = []
+        self.first = []                     # the index of a row's first tile in its grid
+        for r in range(rows):
+            if self.colour or not r:
+                g, p = self._grid(cols, 1 if self.colour else rows, left, top + r * gh)
+                self.group.append(g)
+            self.grids.append(g)
+            self.palettes.append(p)
+            self.first.append(0 if self.colour else r * cols)
+        self.big_group = displayio.Group(scale=_BIG, x=left + (cols - _DIGITS * _BIG) * gw,
                                          y=top + gh)
-        self.big_group.append(self._grid(_DIGITS, 0))
+        g, _ = self._grid(_DIGITS, 1, 0, 0)
+        self.grids.append(g)
+        self.big_group.append(g)
         self.big_group.hidden = True
         self.group.append(self.big_group)
-        self.shown = [None] * self.rows     # (text, partly inverted columns) per row
-        self.whole = [False] * self.rows    # whole row inverted
-        self.ink = [fg] * self.rows         # the row's text colour
+        self.shown = [("", 0)] * rows       # (text, inverted columns or -1) per row
+        self.drawn = [bytearray([self.blank]) * cols for _ in range(rows)]   # its tiles
+        self.ink = [fg] * rows              # the row's text colour
         self.big = None
 
-    def _grid(self, width, y):
-        """A row of `width` tiles over the font, with its own palette."""
+    def _grid(self, width, height, x, y):
+        """A grid of width x height tiles over the font, with its palette."""
         p = displayio.Palette(2)
         p[0] = self.bg
         p[1] = self.fg
-        g = displayio.TileGrid(self.font.bitmap, pixel_shader=p, width=width, height=1,
+        g = displayio.TileGrid(self.font.bitmap, pixel_shader=p, width=width, height=height,
                                tile_width=self.gw, tile_height=self.gh,
-                               default_tile=self.blank, y=y)
-        self.grids.append(g)
-        self.palettes.append(p)
-        return g
+                               default_tile=self.blank, x=x, y=y)
+        return g, p
 
     def show(self, screen):
         """Draw a ui.Screen: the title bar, its lines, its big number."""
@@ -104,42 +125,58 @@ class Canvas:
                     g[c] = self.tile(text[k]) if k >= 0 else self.blank
 
     def row(self, r, text, inv=0, ink=None):
-        """Text on row r in colour `ink` (the screen's by default); column c
-        inverted when bit c of inv is set, the whole row when inv is -1."""
-        whole = inv == -1
-        ink = self.fg if ink is None else ink
-        if whole != self.whole[r] or ink != self.ink[r]:
-            self.whole[r] = whole
-            self.ink[r] = ink
-            p = self.palettes[r]
-            p[0] = ink if whole else self.bg
-            p[1] = self.bg if whole else ink
-        part = 0 if whole else inv
+        """Text on row r in colour `ink` (the screen's by default; a colour
+        screen's only); column c inverted when bit c of inv is set, the whole
+        row when inv is -1."""
+        if self.colour:
+            ink = self.fg if ink is None else ink
+            if ink != self.ink[r]:
+                self.ink[r] = ink
+                self.palettes[r][1] = ink
         old = self.shown[r]
-        if old == (text, part):
+        if old[0] == text and old[1] == inv:
             return
-        self.shown[r] = (text, part)
-        # Only the columns that changed are drawn: displayio then sends the
-        # span between the first and the last of them, not the whole row.
-        lo, hi = 0, self.cols
-        if old is not None:
-            was, wpart = old
-            while lo < hi and self._same(text, was, part ^ wpart, lo):
-                lo += 1
-            while hi > lo and self._same(text, was, part ^ wpart, hi - 1):
-                hi -= 1
-            if lo == hi:
-                return
+        self.shown[r] = (text, inv)
+        bits = self.full if inv == -1 else inv
+        n = self.cols
         g = self.grids[r]
-        for c in range(lo, hi):
-            g[c] = (self.tile(text[c] if c < len(text) else " ")
-                    + (self.inverted if part >> c & 1 else 0))
+        at = self.first[r]
+        d = self.drawn[r]
+        ascii = self.ascii
+        flip = self.inverted
+        # Only the tiles that change are set: displayio then redraws the
+        # rectangle around them.
+        c = 0
+        for k in text.encode() + self.spaces:
+            if k < 0x80:
+                t = ascii[k]
+            elif k >= 0xC0:         # a character's first byte: how many follow
+                w = k
+                more = 1 if k < 0xE0 else 2 if k < 0xF0 else 3
+                continue
+            else:
+                w = w << 8 | k
+                more -= 1
+                if more:
+                    continue
+                t = self.wide.get(w)
+                if t is None:
+                    t = self._wide(w)
+            if bits & 1:
+                t += flip
+            bits >>= 1
+            if d[c] != t:
+                d[c] = t
+                g[at + c] = t
+            c += 1
+            if c == n:
+                break
 
-    @staticmethod
-    def _same(text, was, flipped, c):
-        """Column c shows the same character, inverted alike, in both texts."""
-        return (not flipped >> c & 1
-                and (text[c] if c < len(text) else " ") == (was[c] if c < len(was) else " "))
+    def _wide(self, w):
+        """The tile of a non-ASCII character, given its UTF-8 bytes as one int."""
+        n = 2 if w < 0x10000 else 3 if w < 0x1000000 else 4
+        t = self.wide[w] = self.tile(w.to_bytes(n, "big").decode())
+        return t
 
     def tile(self, ch):
         """ch's glyph in the font's strip: its own, or fold()'s."""

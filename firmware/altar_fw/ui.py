@@ -50,7 +50,7 @@ title and seat. The Play's methods:
   tints; `draw_entry` after the option list).
 """
 
-from altar.core import Rejected, const, decode
+from altar.core import Rejected, const, decode, game_module
 from altar_fw.inputs import BACK, NEXT, OK, PREV, UNDO, VALUE
 from altar_fw.journal import FORMAT
 
@@ -209,6 +209,7 @@ class Ui:
         self.numbers = False      # the options show their numbers (set with them)
         self.back_to = GAME
         self.form = [0, 0]        # new game: game index, players
+        self.loading = None       # the game chosen, its modules not yet loaded (idle())
         self.notice = ""          # one-shot title, e.g. "Undone"
         self.told = []            # one-shot lines under it: what was undone
         self._info = []           # the lines of an INFO screen
@@ -271,7 +272,7 @@ class Ui:
         self.session = session
         self.names = seat_names(session.rules)
         self.short = seat_names(session.rules, _SHORT)
-        self.play = _play_for(self, session)
+        self.play = _play_class(session.header["game"])(self)
         self.enter()
 
     def act(self, obj):
@@ -330,6 +331,15 @@ class Ui:
         """The notice and what it told are over: the screen's own title."""
         self.notice = ""
         self.told = []
+
+    def idle(self):
+        """Work a press left for after its screen is on the glass: the
+        modules of the game just chosen load while the players read the
+        next screen (up to about 0.1 s on the board), not on the press that
+        starts the game."""
+        if self.loading:
+            _play_class(self.loading)
+            self.loading = None
 
     def press(self, key):
         self.quiet()
@@ -413,6 +423,7 @@ class Ui:
             self.play.chosen(v)
         elif m == GAME:
             self.form[0] = v
+            self.loading = GAMES[v][0]
             counts = GAMES[v][2]
             self.options(_PLAYERS, [(self.T["n_players"] % n, n, n) for n in counts], back_to=GAME)
         elif m == _PLAYERS:
@@ -552,13 +563,14 @@ class Ui:
         s.cursor = sel - top if sel >= 0 else -1
 
 
-def _play_for(ui, session):
-    # One module per game's screens, imported only for the game played.
-    g = session.header["game"]
-    if g == "sete-selos":
+def _play_class(game):
+    """The game's Play (its screens), with its engine module: imported only
+    for a game about to be played."""
+    game_module(game)
+    if game == "sete-selos":
         from altar_fw.sete_selos import Play
-    elif g == "fantasmagoria":
+    elif game == "fantasmagoria":
         from altar_fw.fantasmagoria import Play
     else:
         from altar_fw.ritos_ancestrais import Play
-    return Play(ui)
+    return Play

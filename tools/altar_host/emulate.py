@@ -125,7 +125,7 @@ def text_rows(dev):
     rows 1-3, is written after the text of its middle row, which is its
     label there ("Trunfo 7")."""
     c = dev.app.canvas
-    rows = [(text[:c.cols], -1 if c.whole[r] else part) for r, (text, part) in enumerate(c.shown)]
+    rows = [(text[:c.cols], inv) for text, inv in c.shown]
     if c.big is not None:
         r = c.big_group.y // c.gh + c.big_group.scale // 2
         text, inv = rows[r]
