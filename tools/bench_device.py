@@ -265,12 +265,12 @@ loaded, the finished game, the Ui and its screen).
 
 The .mpy files are compiled as `altar deploy` compiles them (`-O3`: no line
 numbers). `vm_device` collects as the board's app does (after each press's
-screen; on CPython, whose collector is not the board's, it does not) and keeps the flash sector in a file,
-since on the board `microcontroller.nvm` is not in the heap either. It plays
-a reboot as the board does (the old game dropped before the journal is read
-back), and at the end reads the journal back once more and exports it, to
-compare. What the board adds: the supervisor's, USB's and displayio's objects
-also live in its heap.
+screen; on CPython, whose collector is not the board's, it does not) and keeps
+the flash sector in a file, since on the board `microcontroller.nvm` is not in
+the heap either. It plays a reboot as the board does (the old game dropped
+before the journal is read back), and at the end reads the journal back once
+more and exports it, to compare. What the board adds: the supervisor's, USB's
+and displayio's objects also live in its heap.
 
 **Goal: at most 48 KB** (`-X heapsize=48K`, {goal} bytes) smallest heap
 from .mpy for every game on the 32-bit CircuitPython VM.
