@@ -368,7 +368,8 @@ def run(drive=None, name="pico-display", image=None, max_sec=10, until=None, unt
         if val is not None:
             cmd += [opt, str(val)]
     cmd += input_args(events)
-    p = subprocess.run(cmd, capture_output=True, timeout=timeout or 60 + 5 * max_sec)
+    # The main loop wakes every ms: about 5 host s an emulated s when busy, more on a loaded host.
+    p = subprocess.run(cmd, capture_output=True, timeout=timeout or 60 + 8 * max_sec)
     summary = {}
     if os.path.exists(json_path):
         with open(json_path) as f:
