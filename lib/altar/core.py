@@ -34,11 +34,12 @@ _HEADER = ("altar", "game", "players", "first", "seed", "options", "deck")
 
 
 def small_heap():
-    """Collect garbage after every 1 KB allocated, where the VM can (MicroPython
-    and CircuitPython; CPython's gc counts objects, not bytes). Collected only
-    when full, a small heap fragments: a whole game then needs about 4 KB more,
-    and how much more jumps with the heap's size (BENCHMARKS.md). A collection
-    costs about 6 ms on the board."""
+    """Collect garbage after every 1 KB allocated, where the VM can: the unix
+    VMs of MicroPython and CircuitPython (CPython's gc counts objects, not
+    bytes; CircuitPython's board builds have no gc.threshold, and the board's
+    app collects after each press instead). Collected only when full, a small
+    heap fragments: a whole game then needs about 4 KB more, and how much
+    more jumps with the heap's size (BENCHMARKS.md)."""
     import gc
     if hasattr(gc, "threshold"):
         gc.threshold(1024)
