@@ -92,7 +92,7 @@ def play(dev, action, shortcut=False):
         redirect(dev, action["elder"], shortcut)
     elif action["do"] == "remove":
         choices = dev.app.ui.play.choices
-        remove(dev, choices.index(sorted(action["elders"])))
+        remove(dev, [e for _, e in choices].index(sorted(action["elders"])))
     elif action["do"] == "undo":
         dev.press("undo")
     else:

@@ -147,7 +147,7 @@ def tour_game():
             if a["do"] == "remove":
                 st = s.state
                 shown = removals(st.stacks(a["seat"]), st.wcount, st.rules.power)
-                listed = listed and sorted(a["elders"]) in shown
+                listed = listed and sorted(a["elders"]) in [e for _, e in shown]
             s.do(a)
         if not listed:
             continue

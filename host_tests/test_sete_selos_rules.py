@@ -472,10 +472,10 @@ def test_banished_removes_by_itself_keeping_power(opt, gone):
 def test_removals_are_every_choice_best_first():
     t = (0, 3, 5, 10)
     got = removals([2, 0, 1, 0, 0, 0, 1], 2, t)
-    assert got[0] == best_removal([2, 0, 1, 0, 0, 0, 1], 2, t) == [1, 1]
-    assert sorted(map(tuple, got)) == [(1, 1), (1, 3), (1, 7), (3, 7)]
-    assert got[-1] == [3, 7]     # keeps only 2 on Elder 1: the least power
-    assert removals([1, 0, 0, 0, 0, 0, 1], 1, t, False) == [[7], [1]]
+    assert got[0] == (6, best_removal([2, 0, 1, 0, 0, 0, 1], 2, t)) == (6, [1, 1])
+    assert sorted(tuple(e) for _, e in got) == [(1, 1), (1, 3), (1, 7), (3, 7)]
+    assert got[-1] == (5, [3, 7])     # keeps only 2 on Elder 1: the least power
+    assert removals([1, 0, 0, 0, 0, 0, 1], 1, t, False) == [(3, [7]), (3, [1])]
     assert removals([2, 0, 1, 0, 0, 0, 1], 2, t, most=2) == got[:2]
     many = removals([3, 3, 3, 3, 3, 3, 3], 4, t, most=300)
     # C(10, 4) multisets of 4 from 7 Elders, less the 7 that take 4 from one

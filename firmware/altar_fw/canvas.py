@@ -146,31 +146,34 @@ class Canvas:
         flip = self.inverted
         # Only the tiles that change are set: displayio then redraws the
         # rectangle around them.
+        # The text's bytes, then blanks: two walks, not one over a joined
+        # copy (on the board a larger object costs a walk over the heap).
         c = 0
-        for k in text.encode() + self.spaces:
-            if k < 0x80:
-                t = ascii[k]
-            elif k >= 0xC0:         # a character's first byte: how many follow
-                w = k
-                more = 1 if k < 0xE0 else 2 if k < 0xF0 else 3
-                continue
-            else:
-                w = w << 8 | k
-                more -= 1
-                if more:
+        for part in (text.encode(), self.spaces):
+            for k in part:
+                if c == n:
+                    break
+                if k < 0x80:
+                    t = ascii[k]
+                elif k >= 0xC0:         # a character's first byte: how many follow
+                    w = k
+                    more = 1 if k < 0xE0 else 2 if k < 0xF0 else 3
                     continue
-                t = self.wide.get(w)
-                if t is None:
-                    t = self._wide(w)
-            if bits & 1:
-                t += flip
-            bits >>= 1
-            if d[c] != t:
-                d[c] = t
-                g[at + c] = t
-            c += 1
-            if c == n:
-                break
+                else:
+                    w = w << 8 | k
+                    more -= 1
+                    if more:
+                        continue
+                    t = self.wide.get(w)
+                    if t is None:
+                        t = self._wide(w)
+                if bits & 1:
+                    t += flip
+                bits >>= 1
+                if d[c] != t:
+                    d[c] = t
+                    g[at + c] = t
+                c += 1
 
     def _wide(self, w):
         """The tile of a non-ASCII character, given its UTF-8 bytes as one int."""

@@ -14,8 +14,7 @@ seat's row is in its colour, the pixels' colour for that seat.
 """
 
 from altar.core import const
-from altar.sete_selos import (WAIT_REDIRECT, best_removal, power_of, power_result, removals,
-                              suggest)
+from altar.sete_selos import WAIT_REDIRECT, best_removal, power_result, removals, suggest
 from altar_fw.ui import COLS, INFO, fit, seat_options
 
 BOARD = const(20)
@@ -63,12 +62,13 @@ class Play:
         self.ui = ui
         self.winner = 0        # the ritual's winner, while its value is asked
         self.value = 0         # the ritual's value, once entered
+        self.tok = [ui.T["elder_abbr"] + str(e) for e in range(1, 8)]   # Elder e's name
         r = ui.session.rules
         if r.seats == 4 and not ui.session.kept:
             # No row is free for the legend with 4 players: it stands in
             # the title of a new game's first board, until a key.
             ui.notice = ui.T["board_legend"]
-        # self.choices, set with a removal's options: the removals, best first
+        # self.choices, set with a removal's options: removals(), best first
 
     def playing(self, st):
         """The board, or the redirect or removal the state waits for (the
@@ -80,21 +80,17 @@ class Play:
             ui.options(REDIRECT, [(ui.T["elder"] % (e + 1), e + 1, e + 1) for e in range(7)
                                   if not st.rev >> e & 1], back_to=-1)
         else:
-            seat = st.wseat
-            ch = removals(st.stacks(seat), st.wcount, st.rules.power, True, _SHOWN)
+            ch = removals(st.stacks(st.wseat), st.wcount, st.rules.power, True, _SHOWN)
+            named = " " + ui.T["pw"]
             opts = []
-            for i in range(len(ch)):
-                left = bytearray(st.stacks(seat))
-                for e in ch[i]:
-                    left[e - 1] -= 1
-                power = power_of(left, st.rules.power)
+            i = 0
+            for power, elders in ch:
                 # "*" the engine's suggestion; the power it leaves, named while
                 # it fits beside a number key's digit
-                label = ("*" if i == 0 else " ") + self._elders(ch[i])
-                pw = " " + ui.T["pw"]
-                if len(label) + len(pw) + 2 > COLS - 2:
-                    pw = " "
-                opts.append(("%s%s%d" % (label, pw, power), i, i + 1 if i < 7 else 0))
+                label = ("*" if i == 0 else " ") + self._elders(elders)
+                pw = named if len(label) + len(named) + 2 <= COLS - 2 else " "
+                opts.append((label + pw + str(power), i, i + 1 if i < 7 else 0))
+                i += 1
             self.choices = ch
             ui.options(REMOVE, opts, back_to=-1)
 
@@ -137,7 +133,7 @@ class Play:
             if ui.act({"do": "redirect", "elder": v}):
                 self._tell()
         elif m == REMOVE:
-            ui.act({"do": "remove", "seat": ui.session.state.wseat, "elders": self.choices[v]})
+            ui.act({"do": "remove", "seat": ui.session.state.wseat, "elders": self.choices[v][1]})
 
     def _tell(self):
         """After a ritual or a redirect, a screen of its own says what the
@@ -156,8 +152,12 @@ class Play:
             ui.info(T["series"] % (st.ritual // 7 + 1), text % ui.names[st.first])
 
     def _elders(self, elders):
-        a = self.ui.T["elder_abbr"]
-        return " ".join([a + str(e) for e in elders])
+        """Elder values as the screens name them ("E2 E5"): joined a piece at
+        a time, as short strings are the board's cheapest objects."""
+        out = ""
+        for e in elders:
+            out = out + " " + self.tok[e - 1] if out else self.tok[e - 1]
+        return out
 
     def said(self, d):
         """What an undone action was (d: the log action), for a person."""

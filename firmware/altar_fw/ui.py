@@ -406,7 +406,7 @@ class Ui:
         if self.numbered:
             # not where each label already starts with its number ("5", "+3", "2 jogadores")
             for o in opts:
-                numbers = numbers or o[2] > 0 and o[0].split(" ")[0].lstrip("+") != str(o[2])
+                numbers = numbers or o[2] > 0 and o[0].split(" ", 1)[0].lstrip("+") != str(o[2])
         self.numbers = numbers
 
     def info(self, title, text, back_to=-1):

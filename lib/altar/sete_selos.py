@@ -124,62 +124,71 @@ def power_result(cult, seats, table):
 
 
 def removals(stacks, k, table, low=True, most=12):
-    """The `most` best ways to remove k own cultists (Elder values,
-    ascending), best first: the most power kept, then on equal power more
-    kept on the high Elders (low=True: take from lower Elders first) or on
-    the low ones.
+    """The `most` best ways to remove k own cultists, best first, each as
+    (the power the seat keeps, the Elder values removed, ascending): the
+    most power kept, then on equal power more kept on the high Elders
+    (low=True: take from lower Elders first) or on the low ones.
 
     A depth-first search over the Elders, the tie-break's first Elder first
     and the most kept on it first, cut wherever even the best power the
     Elders after it can keep (`best`, by the count still to remove) cannot
     reach the `most`-th found (4-8 times faster on the 32-bit VM than
     trying every removal). A loop, not a recursion (a call frame each
-    Elder: the board's heap)."""
+    Elder: the board's heap). A removal found is one int, its power then 2
+    bits an Elder for what it keeps (an Elder holds at most 3, `table`'s
+    last), so the search allocates nothing: on the board each object
+    larger than 16 bytes costs a walk over the heap's holes
+    (BENCHMARKS.md)."""
     k = min(k, sum(stacks))
     order = (6, 5, 4, 3, 2, 1, 0) if low else (0, 1, 2, 3, 4, 5, 6)
-    s = [stacks[e] for e in order]
     w = k + 1
     # best[j * w + m]: the most power Elders order[j:] keep when m are
     # removed from them (None: they hold fewer than m).
     best = [None] * (8 * w)
     best[7 * w] = 0
     for j in range(6, -1, -1):
+        n = stacks[order[j]]
         for m in range(w):
             b = None
-            for r in range(min(m, s[j]) + 1):
+            for r in range(min(m, n) + 1):
                 v = best[(j + 1) * w + m - r]
-                if v is not None and (b is None or v + table[s[j] - r] > b):
-                    b = v + table[s[j] - r]
+                if v is not None and (b is None or v + table[n - r] > b):
+                    b = v + table[n - r]
             best[j * w + m] = b
-    found = []         # the best keys (power, what each Elder keeps in order), best first
-    kept = [0] * 7     # what each Elder keeps, in the search's order
-    left = [0] * 7     # cultists still to remove before Elder j
-    power = [0] * 7    # the power Elders before j keep
+    found = []                  # the best removals' ints, best first
+    kept = bytearray(7)         # what each Elder keeps, in the search's order
+    left = bytearray(7)         # cultists still to remove before Elder j
+    power = [0] * 7             # the power Elders before j keep
+    last = stacks[order[6]]
     left[0] = k
     j = 0
-    kept[0] = s[0] + 1
+    kept[0] = stacks[order[0]] + 1
     while j >= 0:
+        n = stacks[order[j]]
         c = kept[j] - 1
-        if c < 0 or c < s[j] - left[j]:
+        if c < 0 or c < n - left[j]:
             j -= 1
             continue
         kept[j] = c
-        m = left[j] - s[j] + c
+        m = left[j] - n + c
         rest = best[(j + 1) * w + m]
         if rest is None:
             continue
         p = power[j] + table[c]
-        if len(found) == most and p + rest < found[-1][0]:
+        if len(found) == most and p + rest < found[-1] >> 14:
             continue
-        if j < 6:
+        if j < 5:
             j += 1
             left[j] = m
             power[j] = p
-            kept[j] = s[j] + 1
+            kept[j] = stacks[order[j]] + 1
             continue
-        key = (p, kept[:])
+        # The last Elder takes the m still to remove (rest is its power).
+        kept[6] = last - m
+        key = p + rest
+        for i in range(7):
+            key = key << 2 | kept[i]
         if len(found) < most or key > found[-1]:
-            # Keys are distinct (the list fixes the removal), so the order is total.
             i = len(found)
             while i > 0 and found[i - 1] < key:
                 i -= 1
@@ -187,17 +196,23 @@ def removals(stacks, k, table, low=True, most=12):
             if len(found) > most:
                 found.pop()
     out = []
-    for _, by_order in found:
-        cur = [0] * 7
-        for i in range(7):
-            cur[order[i]] = by_order[i]
-        out.append([e + 1 for e in range(7) for _ in range(stacks[e] - cur[e])])
+    for key in found:
+        elders = [0] * k
+        i = 0
+        for e in range(7):
+            c = stacks[e] - (key >> 2 * (e if low else 6 - e) & 3)
+            while c:
+                elders[i] = e + 1
+                i += 1
+                c -= 1
+        out.append((key >> 14, elders))
     return out
 
 
 def best_removal(stacks, k, table, low=True):
-    """The first of `removals`: what the Banished does, and the suggestion."""
-    return removals(stacks, k, table, low, 1)[0]
+    """The first of `removals`' Elder values: what the Banished does, and the
+    suggestion."""
+    return removals(stacks, k, table, low, 1)[0][1]
 
 
 class State:
