@@ -70,6 +70,8 @@ def build():
     import fourwire
     import keypad
 
+    from altar_fw.glass import Glass
+
     displayio.release_displays()
     spi = busio.SPI(board.GP18, board.GP19)
     bus = fourwire.FourWire(spi, command=board.GP16, chip_select=board.GP17)
@@ -80,7 +82,12 @@ def build():
                                     auto_refresh=False)
     keys = keypad.Keys((board.GP12, board.GP13, board.GP14, board.GP15),
                        value_when_pressed=False, pull=True, interval=SCAN)
-    return display, keys, RGBLed((board.GP6, board.GP7, board.GP8)), None
+    # Altar's screens go to the glass a character cell at a time
+    # (altar_fw/glass.py): displayio's refresh took 155 ms a new screen.
+    # At rotation 270 displayio sends viewer pixel (x, y) to the ST7789's
+    # column 53 + y (colstart), row 279 - x (rowstart 40, 240 rows turned).
+    glass = Glass(display, bus, col0=53, row0=279)
+    return glass, keys, RGBLed((board.GP6, board.GP7, board.GP8)), None
 
 
 def emulated():

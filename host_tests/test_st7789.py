@@ -47,7 +47,7 @@ class Wire:
 
 def real_driver(monkeypatch):
     """The profile's build() with Blinka's BusDisplay on a recording SPI bus:
-    (display, wire). Refreshes only when told; no init delays."""
+    (its glass.Glass, wire). Refreshes only when told; no init delays."""
     wire = Wire()
 
     class BusDisplay(busdisplay.BusDisplay):
@@ -59,8 +59,8 @@ def real_driver(monkeypatch):
                   drivers={"busdisplay": types.SimpleNamespace(BusDisplay=BusDisplay),
                            "digitalio": wire.digitalio,
                            "busio": types.SimpleNamespace(SPI=wire.SPI)})
-    display, _, _, _ = hw.build(boards.load("pico_display"))
-    return display, wire
+    glass, _, _, _ = hw.build(boards.load("pico_display"))
+    return glass, wire
 
 
 def commands(runs):
@@ -83,7 +83,8 @@ def test_the_real_drivers_stream_decodes_to_what_displayio_shows(monkeypatch, tm
     dev.press("ok")
     want = png_pixels(dev.png())
     group = dev.display.root_group
-    display, wire = real_driver(monkeypatch)       # build() releases dev.display
+    glass, wire = real_driver(monkeypatch)         # build() releases dev.display
+    display = glass.display
     try:
         assert commands(wire.runs) == INIT
         del wire.runs[:]
@@ -107,6 +108,38 @@ def test_the_real_drivers_stream_decodes_to_what_displayio_shows(monkeypatch, tm
     path.write_text(L.encode([r for c, d in INIT for r in ((False, bytes([c])), (True, d))]
                              + wire.runs))
     assert png_pixels(L.decode(str(path), S.Panel()).png()) == want
+
+
+def test_the_glass_stream_decodes_to_what_the_emulator_shows(monkeypatch):
+    """The Pico Display's screens as glass.Glass sends them itself (a window a
+    row of changed cells, RAMWR then RAMWRC, no MADCTL), through Blinka's
+    FourWire: a new screen, then only the cells that changed, decode to the
+    emulator's capture, margins black, with a pool small enough that cells
+    are drawn over (the goldens cover the rest: the big number, tints)."""
+    dev = Device("pico-display", players="Ana,Bia,Caio,Inês")
+    glass, wire = real_driver(monkeypatch)         # build() releases dev.display
+    displayio.release_displays()
+    glass.cells = 8
+    panel = S.Panel()
+    for c, d in INIT:
+        panel.send(c, d)
+    del wire.runs[:]
+    canvas = dev.app.canvas
+    shots = 0
+    for word in ["ok", "ok", "next", "next", "back", "back"]:
+        dev.press(word)
+        want = png_pixels(dev.png())
+        for r in range(canvas.rows):     # what the device's own glass sent, again
+            canvas.lo[r], canvas.hi[r] = 0, canvas.cols
+        glass.draw(canvas)
+        sent = commands(wire.runs)
+        assert {c for c, _ in sent} <= {0x2A, 0x2B, 0x2C, 0x3C}
+        for run in wire.runs:
+            panel.feed(*run)
+        del wire.runs[:]
+        assert (240, 135, panel.rgb()) == want
+        shots += 1
+    assert shots == 6 and len(glass.slot) == 8
 
 
 # -- the golden screen, sent as CircuitPython's core sends it -------------------------------

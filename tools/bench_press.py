@@ -6,7 +6,8 @@ on real CircuitPython in rp2040js.
     .venv/bin/python tools/bench_press.py [--board B ...] [--no-write]
 
 A probe code.py (PROFILE below) wraps Altar's own code.py: it times
-`Ui.press`, `Ui.draw`, `Canvas.show` and `display.refresh()` with
+`Ui.press`, `Ui.draw`, `Canvas.show` and `display.refresh()` (the
+glass's `draw` on the Pico Display, altar_fw/glass.py) with
 time.monotonic_ns, and notes when the main loop picked the input up and
 the keypad's timestamp of the key's release (supervisor.ticks_ms), then
 prints one line after each redraw (after the timed part). The host knows
@@ -17,7 +18,8 @@ when each input ended and when the display's bytes went over the bus
 - loop: from that event (a knob's last step) to the main loop picking it
   up (its sleep, and a step busy with the lights);
 - press, draw, show, refresh: Altar's and displayio's work (refresh is
-  displayio turning the group into pixels and writing them to the bus);
+  displayio turning the group into pixels and writing them to the bus, or
+  the glass sending the changed cells);
 - bytes: the display's bytes on the bus (their wire time is part of
   refresh, which waits for them);
 - rest: the remainder, up to the end of the last byte on the bus.
@@ -107,6 +109,14 @@ def _app_init(self, display, *a, **kw):
     kw["collect"] = noted
     _init(self, display, *a, **kw)
     self.display = _Display(display)
+    draw = self.draw
+
+    def timed_draw(canvas):
+        t = _ns()
+        draw(canvas)
+        _T[3] += _ns() - t
+    if draw:
+        self.draw = timed_draw
 
 
 _app.App.__init__ = _app_init

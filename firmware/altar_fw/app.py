@@ -1,6 +1,7 @@
 """The device: journal, engine, screens, keys and lights in one loop.
 
-Hardware is passed in (see boards/): a display (`root_group`, `refresh`), a
+Hardware is passed in (see boards/): a display (`root_group`, `refresh`;
+or `draw(canvas)`, one that sends the canvas's changes itself, glass.Glass), a
 keypad-like `keys` (`events.get_into`), a pixel strip, an optional rotary
 encoder, the profile's keymap, and `nvm` (microcontroller.nvm on the board,
 a flash-rules file in the emulator), the settings' text of ALTAR_LANG
@@ -36,6 +37,7 @@ class App:
                              colours[1])
         display.auto_refresh = False
         display.root_group = self.canvas.group
+        self.draw = getattr(display, "draw", None)
         numbered = False
         for short, _ in keymap:
             numbered = numbered or short > VALUE
@@ -81,7 +83,10 @@ class App:
             self.told_at = now
         s = ui.draw()
         self.canvas.show(s)
-        self.display.refresh()
+        if self.draw:
+            self.draw(self.canvas)
+        else:
+            self.display.refresh()
         rules = ui.session.rules if ui.session else None
         self.lights.seat(s.seat, getattr(rules, "banished", -1))
         if ui.event:

@@ -53,8 +53,11 @@ class Canvas:
         self.fg = fg
         self.bg = bg
         self.colour = (fg, bg) != (0xFFFFFF, 0x000000)   # a colour screen: rows may be tinted
-        left = (w - cols * gw) // 2
-        top = (h - rows * gh) // 2
+        self.scale = scale
+        left = self.left = (w - cols * gw) // 2
+        top = self.top = (h - rows * gh) // 2
+        self.big_scale = _BIG
+        self.big_cols = _DIGITS * _BIG      # the columns the big number covers, at the right
         self.group = displayio.Group(scale=scale)
         # A character's tile: an ASCII one's by its code, any other's (its
         # UTF-8 bytes as one int) kept once found. The text is walked as
@@ -89,6 +92,10 @@ class Canvas:
         self.drawn = [bytearray([self.blank]) * cols for _ in range(rows)]   # its tiles
         self.ink = [fg] * rows              # the row's text colour
         self.big = None
+        # Each row's columns lo..hi-1 changed since a glass.Glass last sent
+        # them (none while hi is 0); displayio keeps its own.
+        self.lo = bytearray(rows)
+        self.hi = bytearray(rows)
 
     def _grid(self, width, height, x, y):
         """A grid of width x height tiles over the font, with its palette."""
@@ -116,6 +123,8 @@ class Canvas:
             self.row(r, text, inv, ink)
         if screen.big != self.big:
             self.big = screen.big
+            for r in range(1, 4):
+                self._changed(r, self.cols - self.big_cols, self.cols)
             self.big_group.hidden = screen.big is None
             if screen.big is not None:
                 text = str(screen.big)[-_DIGITS:]
@@ -133,6 +142,7 @@ class Canvas:
             if ink != self.ink[r]:
                 self.ink[r] = ink
                 self.palettes[r][1] = ink
+                self._changed(r, 0, self.cols)
         old = self.shown[r]
         if old[0] == text and old[1] == inv:
             return
@@ -145,10 +155,11 @@ class Canvas:
         ascii = self.ascii
         flip = self.inverted
         # Only the tiles that change are set: displayio then redraws the
-        # rectangle around them.
-        # The text's bytes, then blanks: two walks, not one over a joined
-        # copy (on the board a larger object costs a walk over the heap).
+        # rectangle around them. The text's bytes, then blanks: two walks,
+        # not one over a joined copy (on the board each object larger than
+        # 16 bytes costs a walk over the heap's holes).
         c = 0
+        lo = n
         for part in (text.encode(), self.spaces):
             for k in part:
                 if c == n:
@@ -173,7 +184,20 @@ class Canvas:
                 if d[c] != t:
                     d[c] = t
                     g[at + c] = t
+                    if lo == n:
+                        lo = c
+                    hi = c + 1
                 c += 1
+        if lo < n:
+            self._changed(r, lo, hi)
+
+    def _changed(self, r, lo, hi):
+        """Row r's columns lo..hi-1 changed (glass.Glass sends them)."""
+        if self.hi[r]:
+            lo = min(lo, self.lo[r])
+            hi = max(hi, self.hi[r])
+        self.lo[r] = lo
+        self.hi[r] = hi
 
     def _wide(self, w):
         """The tile of a non-ASCII character, given its UTF-8 bytes as one int."""

@@ -43,6 +43,7 @@ CACHE = os.environ.get("ALTAR_CP_LIBS_CACHE") or os.path.join(RUNNER_DIR, "pip-c
 
 BOARDS = ("pico-display", "macropad", "feather-oled")   # the boards run.mjs runs
 RAMWR = 0x2C
+RAMWRC = 0x3C
 # Emulated s from a key's release to the next press in `inputs`: more than
 # a redraw takes (0.3 s for a whole screen), so each screen can be seen.
 GAP = 0.35
@@ -381,9 +382,9 @@ def run(drive=None, name="pico-display", image=None, max_sec=10, until=None, unt
 
 
 def ramwr_pixels(spi_path, t0=0.0, t1=float("inf")):
-    """{RGB565 value: count} of the pixels sent by RAMWR commands issued
-    between emulated times t0 and t1 (a pixel count, not a decoder: see
-    tools/altar_host/st7789.py for the screen)."""
+    """{RGB565 value: count} of the pixels sent by RAMWR and RAMWRC commands
+    issued between emulated times t0 and t1 (a pixel count, not a decoder:
+    see tools/altar_host/st7789.py for the screen)."""
     counts = {}
     cur, t, odd = None, 0.0, None
     with open(spi_path) as f:
@@ -391,7 +392,7 @@ def ramwr_pixels(spi_path, t0=0.0, t1=float("inf")):
             if line.startswith("C "):
                 _, b, ts = line.split()
                 cur, t, odd = int(b, 16), float(ts), None
-            elif line.startswith("D ") and cur == RAMWR and t0 <= t < t1:
+            elif line.startswith("D ") and cur in (RAMWR, RAMWRC) and t0 <= t < t1:
                 d = bytes.fromhex(line[2:].strip())
                 if odd is not None:
                     d = bytes([odd]) + d

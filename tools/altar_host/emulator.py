@@ -227,7 +227,38 @@ class FrameDisplay(busdisplay.BusDisplay):
                          auto_refresh=False)
         self.mono = mono
         self.capture = capture    # False: skip Blinka's per-pixel fill (fast runs)
-        self.frame = [0] * (width * height)
+        self._frame = [0] * (width * height)
+        self.panel = None         # an st7789.Panel, once the firmware sends on the bus itself
+        self.stale = False        # the panel's memory has pixels the frame lacks
+
+    @property
+    def frame(self):
+        """The glass, RGB565 row by row: displayio's refreshes, or the
+        panel's memory where the firmware writes it (glass.Glass)."""
+        if self.stale:
+            self.stale = False
+            ram = self.panel.ram
+            seen = {}
+            for i, m in enumerate(self.panel.view.index):
+                c = ram[m]
+                v = seen.get(c)
+                if v is None:
+                    v = seen[c] = (c >> 19) << 11 | (c >> 10 & 0x3F) << 5 | (c >> 3 & 0x1F)
+                self._frame[i] = v
+        return self._frame
+
+    def send(self, command, data, init):
+        """A command the firmware sent on the display's bus itself
+        (glass.Glass): it lands in an ST7789's memory, which the frame then
+        shows; `init`, the display's init sequence, starts that ST7789."""
+        if not self.capture:
+            return
+        if self.panel is None:
+            from altar_host import st7789
+            self.panel = st7789.Panel()
+            self.panel.init(init)
+        self.panel.send(command, bytes(data))
+        self.stale = True
 
     def _refresh_area(self, area):
         clipped = Area()
@@ -244,7 +275,7 @@ class FrameDisplay(busdisplay.BusDisplay):
             row = (clipped.y1 + j) * width + clipped.x1
             for i in range(w):
                 v = px[j * w + i]
-                self.frame[row + i] = (v >> 8 | v << 8) & 0xFFFF   # bytes come swapped
+                self._frame[row + i] = (v >> 8 | v << 8) & 0xFFFF   # bytes come swapped
         return True
 
     def rgb(self, x, y):
@@ -359,6 +390,20 @@ class PWMOut:
         pass
 
 
+class FourWire(fourwire.FourWire):
+    """Blinka's FourWire; what the firmware sends with `send` (glass.Glass)
+    also reaches the display made on it (FrameDisplay.send), whose own
+    refreshes never take the bus here."""
+
+    screen = None       # that display, and its init sequence
+    init = b""
+
+    def send(self, command, data, *, toggle_every_byte=False):
+        super().send(command, data, toggle_every_byte=toggle_every_byte)
+        if self.screen is not None:
+            self.screen.send(command, data, self.init)
+
+
 def _module(name, **attrs):
     m = types.ModuleType(name)
     m.__dict__.update(attrs)
@@ -398,6 +443,7 @@ class Hardware:
             "pwmio": _module("pwmio", PWMOut=self._pwm),
             "adafruit_displayio_sh1107": _module("adafruit_displayio_sh1107", SH1107=self._driver),
             "busdisplay": _module("busdisplay", BusDisplay=self._driver),
+            "fourwire": _module("fourwire", FourWire=FourWire),
         }
         self.modules.update(drivers or {})
 
@@ -413,7 +459,11 @@ class Hardware:
         return Encoder(pin_a, pin_b, self.knob)
 
     def _driver(self, bus, *init, **kw):
-        return self.screen(kw["width"], kw["height"])
+        screen = self.screen(kw["width"], kw["height"])
+        if isinstance(bus, FourWire):
+            bus.screen = screen
+            bus.init = bytes(init[0])
+        return screen
 
     def build(self, profile):
         """The profile's build() on this board: (display, keys, pixels, encoder)."""
@@ -488,8 +538,10 @@ class Device:
         p = self.profile
         self.now = TICKS_START
         self.hardware = Hardware(self.name, self.screen)
-        self.display, self.keys, self.pixels, self.encoder = self.hardware.build(p)
-        self.app = App(self.display, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
+        shown, self.keys, self.pixels, self.encoder = self.hardware.build(p)
+        # The FrameDisplay, also under a glass.Glass (which sends to it itself)
+        self.display = getattr(shown, "display", shown)
+        self.app = App(shown, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
                        self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,
                        self.seed + self.boots, self.lang, self.players)
         self.boots += 1

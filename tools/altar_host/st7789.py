@@ -142,6 +142,15 @@ class Panel:
             for c in bytes(data):
                 self.command(c)
 
+    def init(self, seq):
+        """A busdisplay init sequence: each command, then its length (bit 7:
+        a delay byte follows the parameters), then its parameters."""
+        i = 0
+        while i < len(seq):
+            n = seq[i + 1] & 0x7F
+            self.send(seq[i], seq[i + 2:i + 2 + n])
+            i += 2 + n + (1 if seq[i + 1] & 0x80 else 0)
+
     def send(self, cmd, params=b""):
         """A command and its parameters, as one call (tests, scripts)."""
         self.command(cmd)

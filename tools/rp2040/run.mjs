@@ -257,8 +257,8 @@ if (typeof args.spi === 'string') {
   spiOut = fs.openSync(args.spi, 'w');
   fs.writeSync(spiOut, '# altar-spi 1\n');
 }
-// Display data: the ST7789's RAMWR pixels, an SH1106's data bytes (D/C high), an SH1107's
-// data writes (I2C control byte 0x40).
+// Display data: the ST7789's RAMWR and RAMWRC pixels, an SH1106's data bytes (D/C high), an
+// SH1107's data writes (I2C control byte 0x40).
 function displayData(t, n = 1) {
   const b = spi.bursts[spi.bursts.length - 1];
   if (b && t - b.end < BURST_GAP) { b.end = t; b.bytes += n; }
@@ -282,7 +282,7 @@ if (board.spi !== undefined) {
       if (spiOut !== null) { flushData(); fs.writeSync(spiOut, `C ${v.toString(16).padStart(2, '0')} ${t.toFixed(6)}\n`); }
     } else {
       if (spiOut !== null) { dataBuf[dataLen++] = v; if (dataLen === dataBuf.length) flushData(); }
-      if (!st7789 || spi.cmd === 0x2c) displayData(t);
+      if (!st7789 || spi.cmd === 0x2c || spi.cmd === 0x3c) displayData(t);
     }
   };
 }
