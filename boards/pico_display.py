@@ -86,7 +86,9 @@ def build():
     # (altar_fw/glass.py): displayio's refresh took 155 ms a new screen.
     # At rotation 270 displayio sends viewer pixel (x, y) to the ST7789's
     # column 53 + y (colstart), row 279 - x (rowstart 40, 240 rows turned).
-    glass = Glass(display, bus, col0=53, row0=279)
+    # 48 cells kept (28 KB): 64 left 71 KB of heap at the lowest in a long
+    # game, under the 80 KB goal, for no faster presses (BENCHMARKS.md).
+    glass = Glass(display, bus, col0=53, row0=279, cells=48)
     return glass, keys, RGBLed((board.GP6, board.GP7, board.GP8)), None
 
 

@@ -16,8 +16,8 @@ RAMWRC (MIPI DCS "write memory continue") each next one. displayio's
 own refreshes (the console, if the program stops) address the panel the
 same way.
 
-Cells are kept by (glyph, ink) in a pool made at the first draw (64 of
-them: 37 KB on the Pico Display), a clock's hand choosing the one drawn
+Cells are kept by (glyph, ink) in a pool made at the first draw (48 of
+them: 28 KB on the Pico Display), a clock's hand choosing the one drawn
 over (about the least recently used); a cell is drawn from the glyph's columns (read once from the font's
 strip) through a 16-entry table of four pixels per ink. The pixels are
 displayio's: the same colour conversion, the big number over rows 1-3,
@@ -42,7 +42,7 @@ class Glass:
     """The display (a busdisplay.BusDisplay, never refreshed by Altar) and
     its bus; `cells` kept."""
 
-    def __init__(self, display, bus, col0, row0, cells=64):
+    def __init__(self, display, bus, col0, row0, cells=48):
         self.display = display
         self.bus = bus
         self.col0 = col0
