@@ -18,10 +18,10 @@ same way.
 
 Cells are kept by (glyph, ink) in a pool made at the first draw (48 of
 them: 28 KB on the Pico Display), a clock's hand choosing the one drawn
-over (about the least recently used); a cell is drawn from the glyph's columns (read once from the font's
-strip) through a 16-entry table of four pixels per ink. The pixels are
-displayio's: the same colour conversion, the big number over rows 1-3,
-black where no row is.
+over (about the least recently used). A cell is drawn from the glyph's
+columns (read once from the font's strip) through a 16-entry table of
+four pixels per ink. The pixels are displayio's: the same colour
+conversion, the big number over rows 1-3, black where no row is.
 """
 
 from array import array
