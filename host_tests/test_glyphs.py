@@ -43,9 +43,28 @@ def test_the_font_reads_alike_with_and_without_bitmaptools(monkeypatch):
     assert glyph(fast.count + a) == [r.replace("#", "o").replace(".", "#").replace("o", ".")
                                      for r in glyph(a)]          # then inverted
     assert fast.chars.find("☃") == -1 and fast.chars.find(" ") == 0
+    assert fast.columns == slow.columns
 
 
-@pytest.mark.parametrize("head", [b"", b"ALTAR-FONT 2 6 12\n", b"PCF 1 6 12\n"])
+def test_the_columns_are_the_strips_glyphs():
+    with open(emulator.FONT, "rb") as f:
+        font = F.Font(f)
+        assert f.read() == b""
+    b = font.bitmap
+    for i in range(font.count):
+        for x in range(font.width):
+            v = font.columns[2 * (i * 6 + x)] << 8 | font.columns[2 * (i * 6 + x) + 1]
+            assert [v >> (11 - y) & 1 for y in range(12)] == [b[i * 6 + x, y] for y in range(12)]
+
+
+@pytest.mark.parametrize("head", [b"", b"ALTAR-FONT 1 6 12\n", b"PCF 2 6 12\n"])
 def test_a_file_that_is_not_the_font_is_refused(head):
     with pytest.raises(ValueError, match="not an Altar font"):
         F.Font(io.BytesIO(head + b"AB\n" + bytes(24)))
+
+
+def test_a_font_file_cut_short_is_refused():
+    with open(emulator.FONT, "rb") as f:
+        data = f.read()
+    with pytest.raises(ValueError, match="ends early"):
+        F.Font(io.BytesIO(data[:-1]))

@@ -6,7 +6,8 @@ none. The OFL reserves the name "Terminus Font" for the original, so this
 modified version is named Altar Mono.
 
 The board loads the .bin (altar_fw/font.py): every glyph side by side in
-one strip, then each inverted, read at boot by one bitmaptools.readinto.
+one strip, then each inverted, read at boot by one bitmaptools.readinto,
+then each glyph's columns as bits.
 adafruit_bitmap_font read the same glyphs from a PCF one at a time, 0.33 s
 at boot on the Pico (BENCHMARKS.md). The BDF stays the readable source; host_tests/test_glyphs.py
 checks that the strip is the BDF's glyphs, bit for bit.
@@ -78,8 +79,10 @@ def strip(bdf):
     font = bitmap_font.load_font(bdf)
     gw, gh = font.get_bounding_box()[:2]
     n = len(codes)
+    assert gh <= 16, "a column is two bytes"
     row = (2 * n * gw + 7) // 8
     bits = bytearray(row * gh)
+    columns = bytearray(2 * n * gw)
     for i, code in enumerate(codes):
         g = font.get_glyph(code)
         per_row = g.bitmap.width // g.width
@@ -90,8 +93,13 @@ def strip(bdf):
                 on = x < g.width and y < g.height and g.bitmap[sx + x, sy + y]
                 px = (i if on else n + i) * gw + x     # on: in the glyph, else in its inverse
                 bits[y * row + px // 8] |= 0x80 >> px % 8
+                if on:
+                    bit = 1 << (gh - 1 - y)
+                    columns[2 * (i * gw + x)] |= bit >> 8
+                    columns[2 * (i * gw + x) + 1] |= bit & 0xFF
     chars = "".join(map(chr, codes))
-    return b"ALTAR-FONT 1 %d %d\n" % (gw, gh) + chars.encode("utf-8") + b"\n" + bytes(bits)
+    return (b"ALTAR-FONT 2 %d %d\n" % (gw, gh) + chars.encode("utf-8") + b"\n" + bytes(bits)
+            + bytes(columns))
 
 
 if __name__ == "__main__":

@@ -3,10 +3,13 @@ in one Bitmap, then each again inverted, read at boot by one
 `bitmaptools.readinto` (C); the canvas's rows are TileGrids over it.
 
 The file (firmware/fonts/altar-mono-12.bin, written by tools/make_font.py
-from the BDF): a line "ALTAR-FONT 1 W H", a line of the N characters in
+from the BDF): a line "ALTAR-FONT 2 W H", a line of the N characters in
 the order of their glyphs (UTF-8), then H rows of the strip of 2N glyphs
 (the N, then the N inverted), each row ceil(2N * W / 8) bytes, the first
-pixel in a byte's top bit. adafruit_bitmap_font took 0.33 s on the Pico to
+pixel in a byte's top bit; then the N glyphs' W columns each, two bytes
+big-endian a column, its top pixel in bit H - 1 (H is at most 16). A
+screen written a column at a time (glass.Glass) reads them from there:
+reading them from the strip cost 1.1 ms a glyph on the Pico. adafruit_bitmap_font took 0.33 s on the Pico to
 load the glyphs the screens draw from a PCF, one glyph at a time
 (BENCHMARKS.md); this reads the whole font, 2.2 KB, at once.
 """
@@ -19,18 +22,19 @@ except ImportError:
     bitmaptools = None
 
 MAGIC = b"ALTAR-FONT"
-FORMAT = b"1"
+FORMAT = b"2"
 
 
 class Font:
     """`chars` (`count` of them), glyph i `width` x `height` pixels at x =
-    i * width in `bitmap`, inverted at x = (count + i) * width; read from
-    the open file f."""
+    i * width in `bitmap`, inverted at x = (count + i) * width, its column
+    x in `columns`' bytes 2 * (i * width + x) and the next; read from the
+    open file f."""
 
     def __init__(self, f):
         head = f.readline().split()
         if len(head) != 4 or head[0] != MAGIC or head[1] != FORMAT:
-            raise ValueError("not an Altar font (format 1)")
+            raise ValueError("not an Altar font (format 2)")
         self.width = int(head[2])
         self.height = int(head[3])
         self.chars = f.readline()[:-1].decode("utf-8")
@@ -39,12 +43,15 @@ class Font:
         if bitmaptools:
             # reversed: the first pixel in the top bit, not the bottom one
             bitmaptools.readinto(b, f, 1, element_size=1, reverse_pixels_in_element=True)
-            return
-        row = (b.width + 7) // 8
-        for y in range(self.height):
-            data = f.read(row)
-            for x in range(b.width):
-                b[x, y] = data[x >> 3] >> (7 - (x & 7)) & 1
+        else:
+            row = (b.width + 7) // 8
+            for y in range(self.height):
+                data = f.read(row)
+                for x in range(b.width):
+                    b[x, y] = data[x >> 3] >> (7 - (x & 7)) & 1
+        self.columns = bytearray(2 * self.count * self.width)
+        if f.readinto(self.columns) != len(self.columns):
+            raise ValueError("the font file ends early")
 
 
 def load(path):

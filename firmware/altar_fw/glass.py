@@ -19,8 +19,8 @@ same way.
 Cells are kept by (glyph, ink) in a pool made at the first draw (48 of
 them: 28 KB on the Pico Display), a clock's hand choosing the one drawn
 over (about the least recently used). A cell is drawn from the glyph's
-columns (read once from the font's strip) through a 16-entry table of
-four pixels per ink. The pixels are displayio's: the same colour
+columns (font.Font.columns) through a 16-entry table of four pixels per
+ink. The pixels are displayio's: the same colour
 conversion, the big number over rows 1-3, black where no row is.
 """
 
@@ -56,7 +56,7 @@ class Glass:
         self.hand = 0
         self.inks = []          # the inks seen, by index
         self.tables = {}        # (ink index, scale) -> 16 runs of four pixels, scale down
-        self.columns = None     # a glyph's columns of bits (top pixel highest), read once
+        self.col = None         # one column of a glyph of the big number
         self.big = None         # the big number on the glass
 
     # displayio's side: Altar's canvas is its root group, never refreshed.
@@ -120,15 +120,15 @@ class Glass:
                 self._big(canvas, str(big))
 
     def _start(self, canvas):
-        """The pool, the glyphs' columns unread, black around the rows (the
-        rows themselves are all sent next)."""
+        """The pool, black around the rows (the rows themselves are all sent
+        next)."""
         s = canvas.scale
         n = canvas.gw * canvas.gh * s * s * 2
         self.pool = [bytearray(n) for _ in range(self.cells)]
         self.keys = array("h", [-1] * self.cells)
         self.used = bytearray(self.cells)
-        # two bytes a glyph's column (0xFFFF: not read yet), every glyph and its inverse
-        self.columns = bytearray(b"\xff") * (4 * canvas.gw * canvas.font.count)
+        big = s * canvas.big_scale
+        self.col = bytearray(canvas.gh * big * big * 2)
         x0 = canvas.left * s
         x1 = x0 + canvas.cols * canvas.gw * s
         y0 = canvas.top * s
@@ -180,20 +180,6 @@ class Glass:
                 c[n >> 3 & 1] + c[n >> 2 & 1] + c[n >> 1 & 1] + c[n & 1] for n in range(16)]
         return t
 
-    def _column(self, canvas, tile, x):
-        """Column x of the glyph `tile`: its gh bits, the top pixel highest."""
-        cols = self.columns
-        px = tile * canvas.gw + x
-        v = cols[2 * px] << 8 | cols[2 * px + 1]
-        if v == 0xFFFF:
-            b = canvas.font.bitmap
-            v = 0
-            for y in range(canvas.gh):
-                v = v << 1 | b[px, y]
-            cols[2 * px] = v >> 8
-            cols[2 * px + 1] = v & 0xFF
-        return v
-
     def _cell(self, canvas, tile, ink):
         """The cell of `tile` in ink `ink`, from the pool or drawn into it."""
         key = ink << 9 | tile
@@ -214,27 +200,41 @@ class Glass:
         self.slot[key] = i
         buf = self.pool[i]
         s = canvas.scale
-        t = self._table(canvas, ink, s)
-        n = canvas.gh * s * 2           # bytes of one glass column
-        o = 0
-        for x in range(canvas.gw - 1, -1, -1):
-            piece = self._piece(canvas, t, self._column(canvas, tile, x))
-            for _ in range(s):
-                buf[o:o + n] = piece
-                o += n
+        self._paint(canvas, buf, tile, canvas.gw - 1, canvas.gw, self._table(canvas, ink, s), s)
         return buf
 
     @staticmethod
-    def _piece(canvas, t, v):
-        """One glass column of a glyph's column v, through table t."""
-        piece = b""
-        for k in range(canvas.gh - 4, -1, -4):
-            piece += t[v >> k & 15]
-        return piece
+    def _paint(canvas, buf, tile, x, w, t, s):
+        """Glyph `tile`'s columns x, x - 1, ... (w of them) through table t
+        into buf, each as s glass columns. It allocates nothing: after a
+        collection, each object larger than 16 bytes walks the heap's holes
+        (0.1-0.2 ms on the board, BENCHMARKS.md)."""
+        font = canvas.font
+        flip = 0
+        if tile >= font.count:          # an inverted glyph
+            tile -= font.count
+            flip = (1 << canvas.gh) - 1
+        cols = font.columns
+        px = 2 * (tile * canvas.gw + x)
+        gh = canvas.gh
+        e = len(t[0])                   # bytes of four pixels
+        n = len(t[0]) * gh // 4         # bytes of a glass column
+        o = 0
+        for _ in range(w):
+            v = (cols[px] << 8 | cols[px + 1]) ^ flip
+            px -= 2
+            for k in range(gh - 4, -1, -4):
+                p = t[v >> k & 15]
+                a = o
+                for _ in range(s):
+                    buf[a:a + e] = p
+                    a += n
+                o += e
+            o += n * (s - 1)
 
     def _big(self, canvas, text):
         """The big number: its two glyphs, right-aligned, at its scale over
-        rows 1-3, a glass column at a time."""
+        rows 1-3, a glyph's column at a time."""
         s = canvas.scale * canvas.big_scale
         ink = self._ink(canvas.fg)
         t = self._table(canvas, ink, s)
@@ -243,12 +243,12 @@ class Glass:
         x = (canvas.left + (canvas.cols - canvas.big_cols) * gw) * canvas.scale
         y = (canvas.top + canvas.gh) * canvas.scale
         self._window(x, y, digits * gw * s, canvas.gh * s)
+        col = self.col
         cmd = _RAMWR
         for d in range(digits - 1, -1, -1):
             k = d - digits + len(text)
             tile = canvas.tile(text[k]) if k >= 0 else canvas.blank
             for c in range(gw - 1, -1, -1):
-                piece = self._piece(canvas, t, self._column(canvas, tile, c))
-                for _ in range(s):
-                    self.bus.send(cmd, piece)
-                    cmd = _RAMWRC
+                self._paint(canvas, col, tile, c, 1, t, s)
+                self.bus.send(cmd, col)
+                cmd = _RAMWRC
