@@ -153,3 +153,15 @@ def test_random_journals_boot_alike_on_every_vm(vm):
     out = cp[1].decode()
     assert "same=False" not in out and out.count("same=True") > 400
     assert int(out.split("records played ")[1]) > 1000
+
+
+def test_the_crc_table_is_the_bit_loop_of_crc_8():
+    """crc8 looks a byte up in a table: the table is CRC-8 (polynomial 0x07)
+    a bit at a time, and a check is never 0xFF (the erased byte)."""
+    def bits(c):
+        for _ in range(8):
+            c = (c << 1 ^ 0x07) & 0xFF if c & 0x80 else c << 1
+        return c
+    assert J._TABLE == bytes(bits(i) for i in range(256))
+    assert J.crc8(b"123456789"[1:], ord("1")) == 0xF4      # CRC-8's check value
+    assert J.crc8(b"", 0x48) == 0 and J.crc8(b"", 0x47) == bits(0x47)   # 0xFF maps to 0
