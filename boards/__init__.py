@@ -10,7 +10,9 @@ drive's requirements.txt), build() -> (display, keys, pixels, encoder or
 None), and emulated(), the board as the host's emulator fakes it: a dict of
 "pins" (the names CircuitPython's `board` module gives the GPIOs, from
 ports/raspberrypi/boards/<board_id>/pins.c), "display" (the built-in
-board.DISPLAY's size, if it has one), "knob" (the encoder's pins in the
+board.DISPLAY's size, if it has one), "chip" (the altar_host model of
+board.DISPLAY's controller, where the profile writes the panel itself
+through board.DISPLAY.bus: "sh1106"), "knob" (the encoder's pins in the
 order with which rotaryio counts a clockwise turn up) and "rgb" (an RGB
 LED's pins, R, G, B, active low). emulated() is a function so that the board
 holds only its code, never the dict.

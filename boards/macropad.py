@@ -32,6 +32,8 @@ def build():
     import neopixel
     import rotaryio
 
+    from altar_fw.pages import Pages
+
     pins = [getattr(board, "KEY%d" % (i + 1)) for i in range(12)] + [board.ENCODER_SWITCH]
     keys = keypad.Keys(pins, value_when_pressed=False, pull=True, interval=SCAN)
     pixels = neopixel.NeoPixel(board.NEOPIXEL, PIXELS, brightness=0.2, auto_write=False)
@@ -39,11 +41,14 @@ def build():
     # adafruit_macropad presents it (its `encoder` is the negated position of
     # IncrementalEncoder(ROTA, ROTB)).
     encoder = rotaryio.IncrementalEncoder(board.ROTB, board.ROTA)
-    return board.DISPLAY, keys, pixels, encoder
+    # Altar's screens go to the SH1106's pages directly (altar_fw/pages.py):
+    # displayio's refresh took 45 ms a new screen. The core's display shows
+    # the glass's x = 0 at the chip's column 2.
+    return Pages(board.DISPLAY, board.DISPLAY.bus, col0=2), keys, pixels, encoder
 
 
 def emulated():
     return {"pins": dict([("KEY%d" % k, k) for k in range(1, 13)], ENCODER_SWITCH=0, BUTTON=0,
                          LED=13, SPEAKER=16, ENCODER_A=17, ROTA=17, ENCODER_B=18, ROTB=18,
                          NEOPIXEL=19, SDA=20, SCL=21),
-            "display": (128, 64), "knob": ("ROTB", "ROTA")}
+            "display": (128, 64), "chip": "sh1106", "knob": ("ROTB", "ROTA")}

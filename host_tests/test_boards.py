@@ -20,9 +20,13 @@ from altar_host import board_emu
 from altar_host.emulator import Device, Hardware, I2C
 
 
-def screen(width, height):
+class Screen(tuple):
+    bus = None
+
+
+def screen(width, height, chip=None):
     """The display a fake driver (or board.DISPLAY) gives: enough for build()."""
-    return ("screen", width, height)
+    return Screen(("screen", width, height))
 
 
 def sh1107_init(writes):
@@ -43,7 +47,7 @@ def test_every_profile_builds_on_its_board():
         hw = Hardware(name, screen)
         display, keys, pixels, encoder = hw.build(p)
         assert boards.pick(hw.modules["board"].board_id) is p
-        # the display itself, or under the glass that writes it (the Pico Display's)
+        # the display itself, or under what writes it (glass.Glass, pages.Pages)
         assert getattr(display, "display", display) == ("screen", p.WIDTH, p.HEIGHT)
         assert keys.key_count == len(p.KEYMAP) == len(p.KEYS)
         assert len(pixels) == p.PIXELS

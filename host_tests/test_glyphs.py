@@ -51,10 +51,9 @@ def test_the_columns_are_the_strips_glyphs():
         font = F.Font(f)
         assert f.read() == b""
     b = font.bitmap
-    for i in range(font.count):
-        for x in range(font.width):
-            v = font.columns[2 * (i * 6 + x)] << 8 | font.columns[2 * (i * 6 + x) + 1]
-            assert [v >> (11 - y) & 1 for y in range(12)] == [b[i * 6 + x, y] for y in range(12)]
+    assert len(font.columns) == b.width
+    for px in range(b.width):           # every glyph's columns, then the inverted ones'
+        assert [font.columns[px] >> y & 1 for y in range(12)] == [b[px, y] for y in range(12)]
 
 
 @pytest.mark.parametrize("head", [b"", b"ALTAR-FONT 1 6 12\n", b"PCF 2 6 12\n"])

@@ -168,3 +168,32 @@ def test_sh1107_vertical_addressing_and_the_wings_glass():
     assert p.page == 2 and p.column == 0
     # line 0 is the glass's bottom row; segment 0 and 8 its columns 0 and 8
     assert lit_pixels(p) == {(0, 63), (8, 63)}
+
+
+def test_the_macropads_pages_show_what_displayio_draws(monkeypatch):
+    """pages.Pages writes the MacroPad's SH1106 itself: after every input of
+    the Fantasmagória tour (new screens, selection moves, the big trump
+    drawn, changed and gone), the chip's glass is what displayio draws of
+    the same canvas, and only pages under changed rows were sent."""
+    from test_device_games import fa_tour
+    from altar_host.emulator import FrameDisplay
+    dev = Device("macropad")
+    chip = dev.display
+    displayio.release_displays()          # the device's own display takes no refresh
+    ref = FrameDisplay(128, 64, True)
+    ref.root_group = dev.app.canvas.group
+    press = dev.press
+    bigs = set()
+    sent = []
+
+    def check(*args, **kw):
+        before = chip.panel.written
+        press(*args, **kw)
+        sent.append(chip.panel.written - before)
+        ref.refresh()
+        assert chip.frame == ref.frame
+        bigs.add(dev.app.canvas.big)
+    monkeypatch.setattr(dev, "press", check)
+    fa_tour(dev, lambda name: None)
+    assert None in bigs and len(bigs) > 2
+    assert 0 < min(sent) < 100 and max(sent) <= 8 * 120     # the text area, 8 pages at most

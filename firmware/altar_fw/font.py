@@ -6,13 +6,16 @@ The file (firmware/fonts/altar-mono-12.bin, written by tools/make_font.py
 from the BDF): a line "ALTAR-FONT 2 W H", a line of the N characters in
 the order of their glyphs (UTF-8), then H rows of the strip of 2N glyphs
 (the N, then the N inverted), each row ceil(2N * W / 8) bytes, the first
-pixel in a byte's top bit; then the N glyphs' W columns each, two bytes
-big-endian a column, its top pixel in bit H - 1 (H is at most 16). A
-screen written a column at a time (glass.Glass) reads them from there:
-reading them from the strip cost 1.1 ms a glyph on the Pico. adafruit_bitmap_font took 0.33 s on the Pico to
+pixel in a byte's top bit; then the W columns of each of the 2N glyphs,
+two bytes a column, little-endian, the pixel at row y in bit y (H is at
+most 16). The screens written outside displayio (glass.Glass, pages.Pages)
+draw from those: reading them from the strip cost 1.1 ms a glyph on the
+Pico. adafruit_bitmap_font took 0.33 s on the Pico to
 load the glyphs the screens draw from a PCF, one glyph at a time
 (BENCHMARKS.md); this reads the whole font, 2.2 KB, at once.
 """
+
+from array import array
 
 import displayio
 
@@ -27,9 +30,9 @@ FORMAT = b"2"
 
 class Font:
     """`chars` (`count` of them), glyph i `width` x `height` pixels at x =
-    i * width in `bitmap`, inverted at x = (count + i) * width, its column
-    x in `columns`' bytes 2 * (i * width + x) and the next; read from the
-    open file f."""
+    i * width in `bitmap`, inverted at x = (count + i) * width; column x of
+    either at `columns[i * width + x]` (bit y: row y); read from the open
+    file f."""
 
     def __init__(self, f):
         head = f.readline().split()
@@ -49,8 +52,9 @@ class Font:
                 data = f.read(row)
                 for x in range(b.width):
                     b[x, y] = data[x >> 3] >> (7 - (x & 7)) & 1
-        self.columns = bytearray(2 * self.count * self.width)
-        if f.readinto(self.columns) != len(self.columns):
+        # array("H") reads the little-endian columns as they are on the RP2040
+        self.columns = array("H", bytes(4 * self.count * self.width))
+        if f.readinto(self.columns) != 4 * self.count * self.width:
             raise ValueError("the font file ends early")
 
 

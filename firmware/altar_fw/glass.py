@@ -2,10 +2,10 @@
 
 displayio turns the canvas into pixels at about 5.4 us a pixel on an
 RP2040: 155 ms for a new screen of the Pico Display Pack, 66 ms for a
-selection move (BENCHMARKS.md, "Where a press's time goes"), of which the
-bus takes 19 ms and 8. Here each character cell the canvas changed goes
-to the panel as it will stay: the cell's RGB565 bytes, drawn once and
-kept, then sent with one `send`. A new screen is 25 ms, most of it the bus.
+selection move (BENCHMARKS.md, "Where a press's time goes"). Here each
+character cell the canvas changed goes to the panel as it will stay: the
+cell's RGB565 bytes, drawn once and kept, then sent with one `send`. A
+new screen of kept cells takes about 25 ms, a cell drawn 1.2 ms more.
 
 displayio writes the Pico Display's landscape picture in the panel's own
 order: viewer pixel (x, y) at the controller's column `col0 + y` and row
@@ -20,11 +20,13 @@ Cells are kept by (glyph, ink) in a pool made at the first draw (48 of
 them: 28 KB on the Pico Display), a clock's hand choosing the one drawn
 over (about the least recently used). A cell is drawn from the glyph's
 columns (font.Font.columns) through a 16-entry table of four pixels per
-ink. The pixels are displayio's: the same colour
-conversion, the big number over rows 1-3, black where no row is.
+ink. The pixels are displayio's: the same colour conversion, the big
+number over rows 1-3, black where no row is.
 """
 
 from array import array
+
+from altar_fw.direct import Direct
 
 _RAMWR = 0x2C
 _RAMWRC = 0x3C
@@ -38,13 +40,11 @@ def rgb565(c):
     return bytes((v >> 8, v & 0xFF))
 
 
-class Glass:
-    """The display (a busdisplay.BusDisplay, never refreshed by Altar) and
-    its bus; `cells` kept."""
+class Glass(Direct):
+    """The display and its bus (direct.Direct); `cells` kept."""
 
     def __init__(self, display, bus, col0, row0, cells=48):
-        self.display = display
-        self.bus = bus
+        super().__init__(display, bus)
         self.col0 = col0
         self.row0 = row0
         self.cells = cells
@@ -58,31 +58,6 @@ class Glass:
         self.tables = {}        # (ink index, scale) -> 16 runs of four pixels, scale down
         self.col = None         # one column of a glyph of the big number
         self.big = None         # the big number on the glass
-
-    # displayio's side: Altar's canvas is its root group, never refreshed.
-    @property
-    def width(self):
-        return self.display.width
-
-    @property
-    def height(self):
-        return self.display.height
-
-    @property
-    def root_group(self):
-        return self.display.root_group
-
-    @root_group.setter
-    def root_group(self, group):
-        self.display.root_group = group
-
-    @property
-    def auto_refresh(self):
-        return self.display.auto_refresh
-
-    @auto_refresh.setter
-    def auto_refresh(self, on):
-        self.display.auto_refresh = on
 
     def draw(self, canvas):
         """Send the cells the canvas changed since the last draw (all of them
@@ -172,12 +147,12 @@ class Glass:
 
     def _table(self, canvas, ink, scale):
         """16 runs of bytes, one per four pixels of a column (the top one in
-        bit 3), each pixel `scale` pixels down, in ink over the ground."""
+        bit 0), each pixel `scale` pixels down, in ink over the ground."""
         t = self.tables.get(ink << 4 | scale)
         if t is None:
             c = (rgb565(canvas.bg) * scale, rgb565(self.inks[ink]) * scale)
             t = self.tables[ink << 4 | scale] = [
-                c[n >> 3 & 1] + c[n >> 2 & 1] + c[n >> 1 & 1] + c[n & 1] for n in range(16)]
+                c[n & 1] + c[n >> 1 & 1] + c[n >> 2 & 1] + c[n >> 3 & 1] for n in range(16)]
         return t
 
     def _cell(self, canvas, tile, ink):
@@ -209,21 +184,16 @@ class Glass:
         into buf, each as s glass columns. It allocates nothing: after a
         collection, each object larger than 16 bytes walks the heap's holes
         (0.1-0.2 ms on the board, BENCHMARKS.md)."""
-        font = canvas.font
-        flip = 0
-        if tile >= font.count:          # an inverted glyph
-            tile -= font.count
-            flip = (1 << canvas.gh) - 1
-        cols = font.columns
-        px = 2 * (tile * canvas.gw + x)
+        cols = canvas.font.columns
+        px = tile * canvas.gw + x
         gh = canvas.gh
         e = len(t[0])                   # bytes of four pixels
-        n = len(t[0]) * gh // 4         # bytes of a glass column
+        n = e * gh // 4                 # bytes of a glass column
         o = 0
         for _ in range(w):
-            v = (cols[px] << 8 | cols[px + 1]) ^ flip
-            px -= 2
-            for k in range(gh - 4, -1, -4):
+            v = cols[px]
+            px -= 1
+            for k in range(0, gh, 4):
                 p = t[v >> k & 15]
                 a = o
                 for _ in range(s):

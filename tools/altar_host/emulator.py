@@ -24,6 +24,7 @@ keeps CircuitPython's APIs (Blinka and adafruit-blinka-displayio underneath).
 """
 
 import contextlib
+import importlib
 import io
 import os
 import sys
@@ -222,41 +223,46 @@ class FrameDisplay(busdisplay.BusDisplay):
     # registered it, before __init__ runs; off, it leaves this one alone.
     _auto_refresh = False
 
-    def __init__(self, width, height, mono, capture=True):
+    def __init__(self, width, height, mono, capture=True, chip=None):
         super().__init__(None, b"", width=width, height=height, color_depth=16,
                          auto_refresh=False)
         self.mono = mono
         self.capture = capture    # False: skip Blinka's per-pixel fill (fast runs)
         self._frame = [0] * (width * height)
-        self.panel = None         # an st7789.Panel, once the firmware sends on the bus itself
+        self.chip = chip          # the model of a board's own display (its bus: `bus`)
+        self.panel = None         # a panel model, once the firmware sends on the bus itself
         self.stale = False        # the panel's memory has pixels the frame lacks
 
     @property
     def frame(self):
         """The glass, RGB565 row by row: displayio's refreshes, or the
-        panel's memory where the firmware writes it (glass.Glass)."""
+        panel's memory where the firmware writes it (glass.Glass, pages.Pages)."""
         if self.stale:
             self.stale = False
-            ram = self.panel.ram
-            seen = {}
-            for i, m in enumerate(self.panel.view.index):
-                c = ram[m]
-                v = seen.get(c)
-                if v is None:
-                    v = seen[c] = (c >> 19) << 11 | (c >> 10 & 0x3F) << 5 | (c >> 3 & 0x1F)
-                self._frame[i] = v
+            self._frame = self.panel.rgb565()
         return self._frame
+
+    @property
+    def bus(self):
+        """A board's own display's bus (board.DISPLAY.bus), which
+        pages.Pages writes: it lands in the board's chip, `chip`."""
+        return _OwnBus(self)
 
     def send(self, command, data, init):
         """A command the firmware sent on the display's bus itself
-        (glass.Glass): it lands in an ST7789's memory, which the frame then
-        shows; `init`, the display's init sequence, starts that ST7789."""
+        (glass.Glass, pages.Pages): it lands in the panel's memory, which
+        the frame then shows; `init`, the display's init sequence, starts an
+        ST7789 (a board's own chip starts as its core starts it)."""
         if not self.capture:
             return
         if self.panel is None:
-            from altar_host import st7789
-            self.panel = st7789.Panel()
-            self.panel.init(init)
+            if self.chip is not None:
+                self.panel = self.chip.Panel()
+                self.panel.init(self.chip.INIT)
+            else:
+                from altar_host import st7789
+                self.panel = st7789.Panel()
+                self.panel.init(init)
         self.panel.send(command, bytes(data))
         self.stale = True
 
@@ -390,6 +396,27 @@ class PWMOut:
         pass
 
 
+class _OwnBus:
+    """board.DISPLAY.bus of a board whose core makes its display."""
+
+    def __init__(self, display):
+        self.display = display
+
+    def send(self, command, data, *, toggle_every_byte=False):
+        self.display.send(command, data, None)
+
+
+def init_steps(seq):
+    """(command, parameters) of a busdisplay init sequence: each command,
+    then its length (bit 7: a delay byte follows the parameters), then its
+    parameters."""
+    i = 0
+    while i < len(seq):
+        n = seq[i + 1] & 0x7F
+        yield seq[i], seq[i + 2:i + 2 + n]
+        i += 2 + n + (1 if seq[i + 1] & 0x80 else 0)
+
+
 class FourWire(fourwire.FourWire):
     """Blinka's FourWire; what the firmware sends with `send` (glass.Glass)
     also reaches the display made on it (FrameDisplay.send), whose own
@@ -432,7 +459,7 @@ class Hardware:
         board = _module("board", board_id=board_id, I2C=lambda: self.i2c, **pins)
         if "display" in spec:
             displayio.release_displays()     # as the core does before it makes board.DISPLAY
-            board.DISPLAY = screen(*spec["display"])
+            board.DISPLAY = screen(*spec["display"], chip=spec.get("chip"))
         self.modules = {
             "board": board,
             "busio": _module("busio", SPI=self._spi),
@@ -528,9 +555,13 @@ class Device:
         self.keyed = []            # every input: (key number, ms held) or ("turn", detents)
         self.boot()
 
-    def screen(self, width, height):
-        """A display of the board (Blinka allows one: build() releases the last)."""
-        return FrameDisplay(width, height, self.profile.COLOURS == (0xFFFFFF, 0), self.capture)
+    def screen(self, width, height, chip=None):
+        """A display of the board (Blinka allows one: build() releases the last);
+        `chip`, the model of a board's own display (board.DISPLAY's)."""
+        if chip is not None:
+            chip = importlib.import_module("altar_host." + chip)
+        return FrameDisplay(width, height, self.profile.COLOURS == (0xFFFFFF, 0), self.capture,
+                            chip)
 
     def boot(self):
         """Power on: code.py's start (the profile's build(), the font), then
@@ -539,7 +570,7 @@ class Device:
         self.now = TICKS_START
         self.hardware = Hardware(self.name, self.screen)
         shown, self.keys, self.pixels, self.encoder = self.hardware.build(p)
-        # The FrameDisplay, also under a glass.Glass (which sends to it itself)
+        # The FrameDisplay, also under a glass.Glass or pages.Pages (which send to it)
         self.display = getattr(shown, "display", shown)
         self.app = App(shown, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
                        self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,

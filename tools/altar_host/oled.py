@@ -33,7 +33,7 @@ way up it is mounted (sh1106.MACROPAD, sh1107.FEATHERWING).
 
 import collections
 
-from altar_host.emulator import png_rgb
+from altar_host.emulator import init_steps, png_rgb
 
 ON, OFF = b"\xff\xff\xff", b"\x00\x00\x00"     # a lit OLED pixel, a dark one
 
@@ -100,6 +100,18 @@ class Chip:
                 self.command(b)
             if state.startswith("one-"):
                 self.control = "ctrl"
+
+    def init(self, seq):
+        """A busdisplay init sequence (emulator.init_steps) as a core with
+        data_as_commands sends it: each command and its parameters as commands."""
+        for cmd, params in init_steps(seq):
+            self.feed("C", bytes((cmd,)) + bytes(params))
+
+    def send(self, command, data=b""):
+        """FourWire.send over SPI: the command (D/C low), then the data."""
+        self.feed("C", bytes((command,)))
+        if data:
+            self.feed("D", data)
 
     def command(self, c):
         if self.param_of is not None:
@@ -181,6 +193,11 @@ class Chip:
         w = self.width
         px = [ON if self.pixel(com, seg) else OFF for com, seg in self.wiring]
         return [b"".join(px[y * w:(y + 1) * w]) for y in range(self.height)]
+
+    def rgb565(self):
+        """The glass as the host emulator's frame holds a mono board's:
+        0xFFFF a lit pixel, 0 a dark one, row by row."""
+        return [0xFFFF if self.pixel(com, seg) else 0 for com, seg in self.wiring]
 
     def png(self, scale=1):
         return png_rgb(self.width, self.height, b"".join(self.rgb()), scale)

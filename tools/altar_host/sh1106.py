@@ -21,6 +21,13 @@ from altar_host import oled
 
 MACROPAD = [(63 - y, 129 - x) for y in range(64) for x in range(128)]
 
+# What the MacroPad's core sends the chip at power-on, before code.py (its
+# board.c's display_init_sequence, in busdisplay's format): the host
+# emulator's board.DISPLAY starts from it (emulator.FrameDisplay).
+INIT = bytes((0xAE, 0, 0xD5, 1, 0x80, 0xA8, 1, 0x3F, 0xD3, 1, 0x00, 0x40, 1, 0x00,
+              0xAD, 1, 0x8B, 0xA1, 0, 0xC8, 0, 0xDA, 1, 0x12, 0x81, 1, 0xFF, 0xD9, 1, 0x1F,
+              0xDB, 1, 0x20, 0x20, 1, 0x20, 0x33, 0, 0xA6, 0, 0xA4, 0, 0xAF, 0))
+
 
 class Panel(oled.Chip):
     COMS = 64

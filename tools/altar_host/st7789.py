@@ -44,7 +44,7 @@ glass_at), or from `feed` and `send` directly.
 
 import collections
 
-from altar_host.emulator import png_rgb
+from altar_host.emulator import init_steps, png_rgb
 
 RAM_COLS = 240
 RAM_ROWS = 320
@@ -143,13 +143,9 @@ class Panel:
                 self.command(c)
 
     def init(self, seq):
-        """A busdisplay init sequence: each command, then its length (bit 7:
-        a delay byte follows the parameters), then its parameters."""
-        i = 0
-        while i < len(seq):
-            n = seq[i + 1] & 0x7F
-            self.send(seq[i], seq[i + 2:i + 2 + n])
-            i += 2 + n + (1 if seq[i + 1] & 0x80 else 0)
+        """A busdisplay init sequence (emulator.init_steps)."""
+        for cmd, params in init_steps(seq):
+            self.send(cmd, params)
 
     def send(self, cmd, params=b""):
         """A command and its parameters, as one call (tests, scripts)."""
@@ -291,6 +287,20 @@ class Panel:
             for i in index[y * w:(y + 1) * w]:
                 row += (ram[i] ^ flip).to_bytes(3, "big")
             out.append(bytes(row))
+        return out
+
+    def rgb565(self):
+        """The glass as displayio's RGB565 values, row by row (what the host
+        emulator's frame holds); the memory whatever the chip's state."""
+        ram = self.ram
+        seen = {}
+        out = []
+        for m in self.view.index:
+            c = ram[m]
+            v = seen.get(c)
+            if v is None:
+                v = seen[c] = (c >> 19) << 11 | (c >> 10 & 0x3F) << 5 | (c >> 3 & 0x1F)
+            out.append(v)
         return out
 
     def png(self, scale=1, raw=False):
