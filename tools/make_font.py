@@ -82,7 +82,7 @@ def strip(bdf):
     assert gh <= 16, "a column is two bytes"
     row = (2 * n * gw + 7) // 8
     bits = bytearray(row * gh)
-    columns = bytearray(4 * n * gw)
+    columns = bytearray(2 * n * gw)
     for i, code in enumerate(codes):
         g = font.get_glyph(code)
         per_row = g.bitmap.width // g.width
@@ -93,7 +93,8 @@ def strip(bdf):
                 on = x < g.width and y < g.height and g.bitmap[sx + x, sy + y]
                 px = (i if on else n + i) * gw + x     # on: in the glyph, else in its inverse
                 bits[y * row + px // 8] |= 0x80 >> px % 8
-                columns[2 * px + y // 8] |= 1 << y % 8   # little-endian, bit y
+                if on:
+                    columns[2 * px + y // 8] |= 1 << y % 8   # little-endian, bit y
     chars = "".join(map(chr, codes))
     return (b"ALTAR-FONT 2 %d %d\n" % (gw, gh) + chars.encode("utf-8") + b"\n" + bytes(bits)
             + bytes(columns))

@@ -6,7 +6,7 @@ The file (firmware/fonts/altar-mono-12.bin, written by tools/make_font.py
 from the BDF): a line "ALTAR-FONT 2 W H", a line of the N characters in
 the order of their glyphs (UTF-8), then H rows of the strip of 2N glyphs
 (the N, then the N inverted), each row ceil(2N * W / 8) bytes, the first
-pixel in a byte's top bit; then the W columns of each of the 2N glyphs,
+pixel in a byte's top bit; then the W columns of each of the N glyphs,
 two bytes a column, little-endian, the pixel at row y in bit y (H is at
 most 16). The screens written outside displayio (glass.Glass, pages.Pages)
 draw from those: reading them from the strip cost 1.1 ms a glyph on the
@@ -30,9 +30,9 @@ FORMAT = b"2"
 
 class Font:
     """`chars` (`count` of them), glyph i `width` x `height` pixels at x =
-    i * width in `bitmap`, inverted at x = (count + i) * width; column x of
-    either at `columns[i * width + x]` (bit y: row y); read from the open
-    file f."""
+    i * width in `bitmap`, inverted at x = (count + i) * width, its column
+    x `columns[i * width + x]` (bit y: row y; not inverted); read from the
+    open file f."""
 
     def __init__(self, f):
         head = f.readline().split()
@@ -53,8 +53,8 @@ class Font:
                 for x in range(b.width):
                     b[x, y] = data[x >> 3] >> (7 - (x & 7)) & 1
         # array("H") reads the little-endian columns as they are on the RP2040
-        self.columns = array("H", bytes(4 * self.count * self.width))
-        if f.readinto(self.columns) != 4 * self.count * self.width:
+        self.columns = array("H", bytes(2 * self.count * self.width))
+        if f.readinto(self.columns) != 2 * self.count * self.width:
             raise ValueError("the font file ends early")
 
 

@@ -56,7 +56,7 @@ class Glass(Direct):
         self.hand = 0
         self.inks = []          # the inks seen, by index
         self.tables = {}        # (ink index, scale) -> 16 runs of four pixels, scale down
-        self.col = None         # one column of a glyph of the big number
+        self.col = None         # one glass column of the big number
         self.big = None         # the big number on the glass
 
     def draw(self, canvas):
@@ -102,8 +102,7 @@ class Glass(Direct):
         self.pool = [bytearray(n) for _ in range(self.cells)]
         self.keys = array("h", [-1] * self.cells)
         self.used = bytearray(self.cells)
-        big = s * canvas.big_scale
-        self.col = bytearray(canvas.gh * big * big * 2)
+        self.col = bytearray(canvas.gh * s * canvas.big_scale * 2)
         x0 = canvas.left * s
         x1 = x0 + canvas.cols * canvas.gw * s
         y0 = canvas.top * s
@@ -185,13 +184,17 @@ class Glass(Direct):
         collection, each object larger than 16 bytes walks the heap's holes
         (0.1-0.2 ms on the board, BENCHMARKS.md)."""
         cols = canvas.font.columns
+        flip = 0
+        if tile >= canvas.font.count:   # an inverted glyph
+            tile -= canvas.font.count
+            flip = (1 << canvas.gh) - 1
         px = tile * canvas.gw + x
         gh = canvas.gh
         e = len(t[0])                   # bytes of four pixels
         n = e * gh // 4                 # bytes of a glass column
         o = 0
         for _ in range(w):
-            v = cols[px]
+            v = cols[px] ^ flip
             px -= 1
             for k in range(0, gh, 4):
                 p = t[v >> k & 15]
@@ -204,7 +207,7 @@ class Glass(Direct):
 
     def _big(self, canvas, text):
         """The big number: its two glyphs, right-aligned, at its scale over
-        rows 1-3, a glyph's column at a time."""
+        rows 1-3, a glass column at a time."""
         s = canvas.scale * canvas.big_scale
         ink = self._ink(canvas.fg)
         t = self._table(canvas, ink, s)
@@ -219,6 +222,7 @@ class Glass(Direct):
             k = d - digits + len(text)
             tile = canvas.tile(text[k]) if k >= 0 else canvas.blank
             for c in range(gw - 1, -1, -1):
-                self._paint(canvas, col, tile, c, 1, t, s)
-                self.bus.send(cmd, col)
-                cmd = _RAMWRC
+                self._paint(canvas, col, tile, c, 1, t, 1)
+                for _ in range(s):
+                    self.bus.send(cmd, col)
+                    cmd = _RAMWRC

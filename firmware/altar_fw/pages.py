@@ -51,6 +51,8 @@ class Pages(Direct):
             self._start(canvas)
         gw = canvas.gw
         cols = self.cols
+        count = canvas.font.count
+        flip = (1 << canvas.gh) - 1
         rows = canvas.rows
         big = canvas.big
         cover = canvas.cols - canvas.big_cols if big is not None else canvas.cols
@@ -63,7 +65,14 @@ class Pages(Direct):
             b = self.bits[r]
             d = canvas.drawn[r]
             for c in range(canvas.lo[r], hi):
-                b[c * gw:c * gw + gw] = cols[d[c] * gw:d[c] * gw + gw]
+                t = d[c]
+                if t < count:
+                    b[c * gw:c * gw + gw] = cols[t * gw:t * gw + gw]
+                else:                 # inverted: the font keeps each glyph's columns once
+                    t = (t - count) * gw
+                    for x in range(c * gw, c * gw + gw):
+                        b[x] = cols[t] ^ flip
+                        t += 1
         if big != self.big:
             self.big = big
             if big is not None:
