@@ -206,3 +206,33 @@ def terminal(args, keys=(), rows=50, cols=100, env=None, cwd=ROOT):
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return os.WEXITSTATUS(status), out
+
+
+def chromium():
+    """Debian's chromium (or another distribution's chromium-browser), or None."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A factory of headless Chromium windows, closed at the end."""
+    path, driver = chromium(), shutil.which("chromedriver")
+    if not path or not driver:
+        pytest.skip("no chromium and chromedriver on PATH (Debian: chromium, chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    made = []
+
+    def new():
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = path
+        # no sandbox: Chromium refuses to start with one as root (CI runs as root)
+        for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1400",
+                  "--disable-dev-shm-usage"):
+            opts.add_argument(a)
+        d = webdriver.Chrome(service=Service(driver), options=opts)
+        made.append(d)
+        return d
+    yield new
+    for d in made:
+        d.quit()

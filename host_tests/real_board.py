@@ -16,6 +16,7 @@ import shutil
 
 import pytest
 
+from altar_fw.journal import SYNC
 from altar_host import board_emu, displaylog
 from altar_host.console import dump_to_log
 from altar_host.emulator import Device, FlashNVM, png_pixels
@@ -50,12 +51,20 @@ def in_parallel(*calls):
         return [f.result() for f in [pool.submit(c) for c in calls]]
 
 
-def play(img, script, workdir, **kw):
+SYNC_SEC = 1.0     # emulated s for a whole game's export over the UART (about 0.2 s)
+
+
+def play(img, script, workdir, sync=False, **kw):
     """A call that plays `script` on the board from `img`: the display's
-    bytes and the NVM kept."""
-    return lambda: board_emu.run(image=img, name=script.board, max_sec=script.end() + 0.5,
-                                 events=script.inputs(), spi=True, dump_nvm=True,
-                                 workdir=workdir, **kw)
+    bytes and the NVM kept. sync: then the host asks for the whole game, as
+    `altar live` does (SYNC typed on the console at script.end())."""
+    events = script.inputs()
+    end = script.end() + 0.5
+    if sync:
+        events = events + [("type", SYNC, script.end(), script.end())]
+        end += SYNC_SEC
+    return lambda: board_emu.run(image=img, name=script.board, max_sec=end, events=events,
+                                 spi=True, dump_nvm=True, workdir=workdir, **kw)
 
 
 def boot(img, name, nvm, workdir):

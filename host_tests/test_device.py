@@ -429,12 +429,12 @@ def test_a_chosen_games_modules_load_once_its_next_screen_is_shown(monkeypatch):
     dev = Device("feather-oled", capture=False)
     ui = dev.app.ui
     loaded = []
-    real = U._play_class
+    real = U.play_class
 
-    def play_class(game):
+    def counted(game):
         loaded.append((game, dev.text()[0], ui.loading))
         return real(game)
-    monkeypatch.setattr(U, "_play_class", play_class)
+    monkeypatch.setattr(U, "play_class", counted)
     dev.press("next")                          # Fantasmagória
     dev.press("ok")
     assert loaded == [("fantasmagoria", ui.T["how_many"], "fantasmagoria")]
@@ -514,7 +514,13 @@ def test_emulate_scripted_keys_screens_and_export(tmp_path, capsys):
                  "--export", str(out), "--nvm", str(nvm)]) == 0
     pngs = sorted(os.listdir(shots))
     assert len(pngs) == 14 and pngs[0] == "0001-boot.png" and pngs[-1] == "0014-reboot.png"
-    assert capsys.readouterr().out.startswith("Retomado\n")
+    # the serial console (the live stream: each journaled line), then the last screen
+    out_text = capsys.readouterr().out
+    streamed, _ = out_text.split("Retomado\n")
+    assert streamed.splitlines() == [
+        'ALTAR> {"altar": 1, "first": 0, "game": "sete-selos", "players": ["P1", "P2"], '
+        '"seed": 0}', 'ALTAR> {"do": "ritual", "value": 3, "winner": 2}',
+        'ALTAR> {"do": "ritual", "value": 5, "winner": 0}', 'ALTAR> {"do": "undo"}']
     with open(out, "rb") as f:
         s = log.load(f)
     assert [a["do"] for a in s.actions()] == ["ritual"] and os.path.getsize(nvm) == 4096

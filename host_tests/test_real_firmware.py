@@ -11,21 +11,24 @@ middle of a journal write.
 """
 
 import os
+import time
 
 import pytest
 
 import boards
 from altar import log
 from altar.core import Session
-from altar_host import board_emu
+from altar_fw.journal import BEGIN, MARK
+from altar_host import board_emu, live
 from altar_fw.lights import SEAT_COLOURS
 from altar_host.emulator import Device, png_pixels, rgb_led
-from conftest import HERE
+from conftest import HERE, browser  # noqa: F401 (a fixture)
 from board_script import NAMES, START, named, opening, two_player, whole_game
 from real_board import (assert_exported, assert_lights, assert_resumed, assert_screens, boot, cut,
                         cut_moment, glass, host_boot, image, in_parallel, play, ran, usable)
 from test_device import TOUR
 from test_device_games import fa_tour, ra_tour
+from test_live import settled, shown
 
 BOARD = "pico-display"
 PROFILE = boards.load(BOARD)
@@ -59,7 +62,7 @@ def runs(images, scripts, tmp_path_factory):
     readme = lambda: board_emu.main(["--keys", KEYS, "--png", os.path.join(cli, "screen.png"),
                                      "--keep", cli])
     game, fa, ra, names, two, code = in_parallel(
-        play(images["pt"], scripts["game"], d("game")), play(images["pt"], scripts["fa"], d("fa")),
+        play(images["pt"], scripts["game"], d("game"), sync=True), play(images["pt"], scripts["fa"], d("fa")),
         play(images["en"], scripts["ra"], d("ra")),
         play(images["names"], scripts["names"], d("n")),
         play(images["en"], scripts["two"], d("two")), readme)
@@ -119,6 +122,50 @@ def test_a_whole_sete_selos_game_by_the_buttons_exports_the_engines_game(runs, s
     assert board.view() == engine.view()
     assert board.state.over and board.state.reason == "power"
     assert sum('"undo"' in ln for ln in text.splitlines()) == 1
+
+
+def test_the_game_streams_live_over_the_uart_to_altar_live(runs, scripts, browser, tmp_path):
+    """Each journaled input's line is on the UART within 0.5 emulated s of
+    the input's end; the host's request (SYNC) is answered with the whole
+    game; and the console, as a file that grows, is the game in `altar
+    live`'s page in Chromium, its end and the reason."""
+    r, script = runs["game"], scripts["game"]
+    ends = [t1 for _, _, _, t1 in script.inputs()]
+    lines = r.summary["lines"]
+    told = [(t, text) for t, text in lines if MARK in text]   # after the title bar's codes too
+    assert len(told) == len(list(script.dev.app.store.journal.frames()))   # the host's
+    # a line's time is when it began; the header's began with the title bar's
+    # codes, printed at boot
+    timed = [(t, text) for t, text in told if text.startswith(MARK)]
+    assert len(timed) == len(told) - 1
+    late = [(round(t - max(e for e in ends if e <= t), 3), text) for t, text in timed
+            if t - max(e for e in ends if e <= t) > 0.5]
+    assert not late
+    assert [t for t, text in lines if text.strip() == BEGIN][-1] > script.end()
+    capture = tmp_path / "altar-serial.log"
+    th = live.Thread("pt", "127.0.0.1", 0, str(capture))
+    try:
+        d = browser()
+        d.get("http://127.0.0.1:%d/" % th.server.port)
+        text = r.console
+        with open(capture, "w", encoding="utf-8") as f:
+            for i in range(0, len(text), 2000):       # as a terminal's capture grows
+                f.write(text[i:i + 2000])
+                f.flush()
+                time.sleep(0.02)
+        want = script.dev.app.ui.session.view()
+        m = th.mirror
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (m.session and m.session.view() == want):
+            time.sleep(0.05)
+            settled(th)
+        assert m.session.view() == want and not m.warnings
+        shown(d, th)
+        assert d.find_element("id", "status").text == "lendo o arquivo"
+        assert d.find_element("css selector", "#outcome .result").text.endswith("vence!")
+        assert d.find_elements("css selector", "#history table")
+    finally:
+        th.close()
 
 
 def test_the_screens_on_the_way_are_the_goldens(runs, scripts):

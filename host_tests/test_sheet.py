@@ -8,7 +8,6 @@ import html
 import json
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -21,6 +20,7 @@ from altar_host.cli import main
 from altar_host.randomplay import ritos_game, sete_selos_game
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
+from conftest import chromium
 from test_golden import GAMES, paths
 import logcases
 
@@ -98,6 +98,7 @@ def test_every_picture_is_a_real_png_and_embedded(golden, name):
         check_png(p)
     assert {base64.b64decode(e) for e in embedded} == {p.read_bytes() for p in pngs}
     assert not re.search(r'src="(?!data:)', page)       # self-contained
+    assert not re.search(r"%[+]?[sd]", text_of(page))  # every label's slot filled
 
 
 def test_sete_selos_figures_are_the_engines(golden):
@@ -295,13 +296,9 @@ def test_dump_writes_the_sheet_beside_the_log(tmp_path):
     assert not list(tmp_path.glob("bad*"))
 
 
-def _chromium():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_a_browser_draws_the_sheet(name, tmp_path):
-    browser = _chromium()
+    browser = chromium()
     if not browser:
         pytest.skip("no chromium or chromium-browser on PATH")
     code, _, _ = sheet(tmp_path, example(name))

@@ -6,13 +6,16 @@ keypad-like `keys` (`events.get_into`), a pixel strip, an optional rotary
 encoder, the profile's keymap, and `nvm` (microcontroller.nvm on the board,
 a flash-rules file in the emulator), the settings' text of ALTAR_LANG
 and ALTAR_PLAYERS, and `collect` (gc.collect on the board). The game itself
-is kept by a journal.Store, the Ui's sink.
+is kept by a journal.Store, the Ui's sink. The serial console: `write` takes
+what the device prints (the export, and with `stream` each journaled line
+for `altar live`), and `runtime` (supervisor.runtime: its
+serial_bytes_available) and `stdin` (sys.stdin) bring the host's requests.
 """
 
 from altar.core import const
 from altar_fw.canvas import Canvas
 from altar_fw.inputs import NEXT, PREV, VALUE, Presses, ticks_diff
-from altar_fw.journal import Store
+from altar_fw.journal import SYNC, Store
 from altar_fw.lights import Lights
 from altar_fw.ui import COLS, Ui
 
@@ -22,7 +25,7 @@ _TOLD_MS = const(3000)      # how long an undo's account stays before the game's
 class App:
     def __init__(self, display, keys, pixels, encoder, keymap, nvm, font, event,
                  scale=1, colours=(0xFFFFFF, 0x000000), write=None, seed=0, lang="pt",
-                 players="", collect=None):
+                 players="", collect=None, stream=False, runtime=None, stdin=None):
         self.display = display
         self.keys = keys
         self.event = event              # one keypad.Event, reused for every key event
@@ -32,7 +35,10 @@ class App:
         self.told_at = 0
         self.collect = collect
         self.lights = Lights(pixels)
-        self.store = Store(nvm, write)
+        self.store = Store(nvm, write, stream)
+        self.runtime = runtime
+        self.stdin = stdin
+        self.heard = 0          # how much of SYNC the console has brought so far
         self.canvas = Canvas(display.width, display.height, font, COLS, scale, colours[0],
                              colours[1])
         display.auto_refresh = False
@@ -71,6 +77,23 @@ class App:
         elif ui.told and ticks_diff(now, self.told_at) >= _TOLD_MS:
             ui.quiet()
             self.redraw(now)
+        if self.runtime and self.runtime.serial_bytes_available:
+            self.hear()
+
+    def hear(self):
+        """Read what waits on the console (never blocking) for SYNC, the
+        host's request for the whole game; anything else is dropped."""
+        while self.runtime.serial_bytes_available:
+            c = self.stdin.read(1)
+            n = self.heard
+            if c == SYNC[n]:
+                n += 1
+            else:
+                n = 1 if c == SYNC[0] else 0
+            if n == len(SYNC):
+                n = 0
+                self.store.export()
+            self.heard = n
 
     def redraw(self, now):
         """The screen first; then the lights, the Ui's work left for after
@@ -91,6 +114,7 @@ class App:
         self.lights.seat(s.seat, getattr(rules, "banished", -1))
         if ui.event:
             self.lights.start(ui.event)
+        self.store.tell()
         ui.idle()
         if self.collect:
             self.collect()

@@ -144,16 +144,24 @@ def _header(p):
 
 BEGIN = "-----BEGIN ALTAR LOG-----"
 END = "-----END ALTAR LOG-----"
+# The live stream's lines (`altar live`): each journaled line of the game,
+# after this mark, and the request that makes the device export the whole
+# game between BEGIN and END (a host that connects mid-game catches up).
+MARK = "ALTAR> "
+SYNC = "ALTAR?SYNC"
 
 
 class Store:
     """A game kept in a Journal: the Ui's sink (a new game, each action and
     undo become frames before the screen moves on), the replay at boot and
-    the export. `write` takes the exported log's text (the serial console)."""
+    the export. `write` takes the serial console's text: the exported log,
+    and with `stream` each new frame's log line once told (`tell`)."""
 
-    def __init__(self, nvm, write=None):
+    def __init__(self, nvm, write=None, stream=False):
         self.journal = Journal(nvm)
         self.write = write
+        self.stream = stream and write is not None
+        self.said = None        # the frame the last press journaled, not yet told
         self.header = None
         self.fmt = FORMAT       # the loaded journal's format
         self.session = None
@@ -200,13 +208,17 @@ class Store:
         self.header = bytes((FORMAT,)) + dumps(header).encode()
         self.journal.rewrite(self.header, ())
         self.session = session
+        self.said = self.header
         return session
 
     def did(self, record):
         """Keep one action; False once the game no longer fits the flash."""
-        return self.journal.append(encode(record)) or self.compact()
+        p = encode(record)
+        self.said = p
+        return self.journal.append(p) or self.compact()
 
     def undid(self):
+        self.said = UNDO
         return self.journal.append(UNDO) or self.compact()
 
     def compact(self):
@@ -217,21 +229,39 @@ class Store:
             return False
         return True
 
+    def tell(self):
+        """Stream the frame the last press journaled, as its log line after
+        MARK: called once the press is on the glass, so that the table never
+        waits for the serial console."""
+        p = self.said
+        if p is None or not self.stream:
+            return
+        self.said = None
+        self.write(MARK)
+        self._line(p, p is self.header)
+
     def export(self):
         """The journal as a session log, between markers, streamed line by
-        line (the whole log would not fit the heap as one string)."""
+        line (the whole log would not fit the heap as one string). With no
+        game, the markers alone."""
         w = self.write
         if w is None:
             return
         w(BEGIN + "\n")
-        mod = None
-        for p in self.journal.frames():
-            if mod is None:
-                mod = self.session.mod
-                w(_header(p))
-            elif p == UNDO:
-                w('{"do": "undo"}')
-            else:
-                dump(mod.unparse(decode(p)), w)
-            w("\n")
+        if self.session is not None:
+            head = True
+            for p in self.journal.frames():
+                self._line(p, head)
+                head = False
         w(END + "\n")
+
+    def _line(self, p, head):
+        """One frame's log line: the header, or an action in the log's spelling."""
+        w = self.write
+        if head:
+            w(_header(p))
+        elif p == UNDO:
+            w('{"do": "undo"}')
+        else:
+            dump(self.session.mod.unparse(decode(p)), w)
+        w("\n")

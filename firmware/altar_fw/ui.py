@@ -272,7 +272,7 @@ class Ui:
         self.session = session
         self.names = seat_names(session.rules)
         self.short = seat_names(session.rules, _SHORT)
-        self.play = _play_class(session.header["game"])(self)
+        self.play = play_class(session.header["game"])(self)
         self.enter()
 
     def act(self, obj):
@@ -338,7 +338,7 @@ class Ui:
         next screen (up to about 0.1 s on the board), not on the press that
         starts the game."""
         if self.loading:
-            _play_class(self.loading)
+            play_class(self.loading)
             self.loading = None
 
     def press(self, key):
@@ -563,7 +563,7 @@ class Ui:
         s.cursor = sel - top if sel >= 0 else -1
 
 
-def _play_class(game):
+def play_class(game):
     """The game's Play (its screens), with its engine module: imported only
     for a game about to be played."""
     game_module(game)

@@ -323,11 +323,15 @@ def journal_writes(summary, gap=0.001):
 
 
 def input_args(events):
-    """Board inputs (see `inputs`) -> run.mjs's --press PIN@T0:T1,... and
-    --turn +N@T,... options."""
+    """Board inputs (see `inputs`; and ("type", TEXT, t, t): TEXT typed on
+    the console at t, once) -> run.mjs's --press PIN@T0:T1,..., --turn
+    +N@T,... and --type TEXT@T options."""
     presses = ",".join("%d@%g:%g" % (v, t0, t1) for kind, v, t0, t1 in events if kind == "press")
     turns = ",".join("%+d@%g" % (v, t0) for kind, v, t0, t1 in events if kind == "turn")
-    return (["--press", presses] if presses else []) + (["--turn", turns] if turns else [])
+    typed = [a for kind, v, t0, t1 in events if kind == "type"
+             for a in ("--type", "%s@%g" % (v, t0))]
+    return (["--press", presses] if presses else []) + (["--turn", turns] if turns else []) \
+        + typed
 
 
 def run(drive=None, name="pico-display", image=None, max_sec=10, until=None, until_frames=None,

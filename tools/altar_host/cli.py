@@ -1,7 +1,7 @@
 """`altar`: Altar's host command. Subcommands: emulate (the device on this
 computer), replay and demo (a session log's result, or its game line by
 line), dump (a device's export back into a log), sheet (a game sheet of a
-log), deploy (a CIRCUITPY drive for a board), simulate and balance (games
+log), live (the device's game in a browser as it is played), deploy (a CIRCUITPY drive for a board), simulate and balance (games
 with bots, and rule options compared)."""
 
 import argparse
@@ -146,6 +146,19 @@ def cmd_dump(args):
     return 0
 
 
+def cmd_live(args):
+    from altar_host import live
+    return live.main(args)
+
+
+def live_options(p):
+    """Where `altar live` (and `altar emulate --live`) serves its page."""
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to serve on; 0.0.0.0 serves the phones on the LAN too "
+                        "(the URL and its QR code are printed)")
+    p.add_argument("--port", type=int, default=8700, help="the TCP port (0: any free one)")
+
+
 def cmd_sheet(args):
     return write_sheet(args.log, args.output, args.lang)
 
@@ -236,6 +249,9 @@ def main(argv=None):
                         "the e key) to FILE, for `altar dump FILE`; default: serial.log in your "
                         "data folder in a terminal (where the e key's exports go too, in "
                         "exports/), standard output with --keys or piped key words")
+    e.add_argument("--live", action="store_true",
+                   help="also show the game in a browser as `altar live` does (--host, --port)")
+    live_options(e)
     e.set_defaults(fn=cmd_emulate)
     u = command("dump", "read a device's serial export back into a session log")
     u.add_argument("dump", help="the captured serial text, or a serial port such as /dev/ttyACM0")
@@ -259,6 +275,14 @@ def main(argv=None):
     t.add_argument("--lang", default="pt", choices=LANGS,
                    help="the sheet's language, in the device's words (default: pt)")
     t.set_defaults(fn=cmd_sheet)
+    lv = command("live", "the device's game live in a browser, read-only: for the table's "
+                         "big screen and the phones around it")
+    lv.add_argument("source", help="a serial port (/dev/ttyACM0, COM3: asked for the whole "
+                                   "game at each connection), or a file the console is "
+                                   "captured to as it grows (altar-serial.log)")
+    lv.add_argument("--lang", default="pt", choices=LANGS, help="the page's language")
+    live_options(lv)
+    lv.set_defaults(fn=cmd_live)
     m = command("simulate", "play whole games with bots and summarise them")
     _batch(m, 1000, "games to play", "the summary")
     m.add_argument("--chunk", type=int, metavar="N",

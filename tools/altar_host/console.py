@@ -10,7 +10,7 @@ from altar_fw.journal import BEGIN, END
 # What a CircuitPython console adds around the lines printed: the status bar
 # (an OSC title "ESC ] 0 ; ... ESC \\" with no newline, so the next line printed
 # follows it) and cursor moves ("ESC [ 2 K").
-_CONSOLE_CODES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]")
+CONSOLE_CODES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def read(path):
@@ -34,7 +34,7 @@ def dump_to_log(text):
     """The lines between the device's export markers, the last export's in
     a capture that holds several: a session log. The console's escape codes
     and line ends ("\\r\\r\\n" from the board's UART) are dropped."""
-    lines = [ln for ln in (_CONSOLE_CODES.sub("", ln).strip() for ln in text.splitlines()) if ln]
+    lines = [ln for ln in (CONSOLE_CODES.sub("", ln).strip() for ln in text.splitlines()) if ln]
     if BEGIN in lines:
         lines = lines[len(lines) - lines[::-1].index(BEGIN):]
         if END not in lines:

@@ -36,7 +36,7 @@ import sys
 import time
 
 from altar import log
-from altar_fw.journal import END
+from altar_fw.journal import END, SYNC
 from altar_host.console import dump_to_log
 from altar_host.files import cannot, save, wrote
 from altar_host.emulator import WORDS, Device, FlashNVM
@@ -277,17 +277,21 @@ def kept_flash(board):
 
 class Serial:
     """Where the device's serial console goes: a file (appended to), or a
-    stream; `take(dev)` moves what the device printed there and returns it."""
+    stream, and `also` (altar live's feed); `take(dev)` moves what the device
+    printed there and returns it."""
 
-    def __init__(self, path=None, stream=None):
+    def __init__(self, path=None, stream=None, also=None):
         self.path = path
         self.stream = stream
+        self.also = also
 
     def take(self, dev):
         text = "".join(dev.serial)
         if not text:
             return ""
         del dev.serial[:]
+        if self.also:
+            self.also(text)
         if self.path:
             with open(self.path, "a", encoding="utf-8") as f:
                 f.write(text)
@@ -392,6 +396,16 @@ def interactive(dev, serial, shot, status="", reverse=True):
         sys.stdout.write("\n")
 
 
+def keep_serving(mirror):
+    """After a script: the page stays up until Ctrl-C."""
+    print("altar emulate: the script is over; the page stays up (Ctrl-C stops)", file=sys.stderr)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+
+
 def kept(dev, args, path, aside):
     """What quitting says: where the game is kept and how to take it up."""
     again = "altar emulate --board " + args.board
@@ -455,8 +469,21 @@ def run(args):
     if args.screens:
         os.makedirs(args.screens, exist_ok=True)
         shot("boot")
+    mirror = None
+    if args.live:
+        from altar_host import live
+        try:
+            mirror = live.Thread(args.lang, args.host, args.port)
+        except OSError as e:
+            print("altar emulate: cannot serve on %s:%d: %s" % (args.host, args.port,
+                                                               e.strerror), file=sys.stderr)
+            return 2
+        url = live.announce(mirror.server, sys.stderr)
+        dev.console.send(SYNC)      # as altar live asks a board: the game so far
+        dev.tick(1)
+    also = mirror.feed if mirror else None
     if scripted:
-        serial = Serial(args.serial_log, sys.stdout)
+        serial = Serial(args.serial_log, sys.stdout, also)
         for n, w in enumerate(words(script)):
             try:
                 do_word(dev, w)
@@ -470,12 +497,18 @@ def run(args):
             shot("monkey")
         if not args.monkey:
             print("\n".join(dev.text()))
+        if mirror:
+            keep_serving(mirror)
     else:
         resumed = dev.app.ui.session is not None
-        interactive(dev, Serial(args.serial_log or in_data_folder("serial.log")), shot,
-                    "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path),
-                    reverse_video(args))
+        status = "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path)
+        if mirror:
+            status = "Live: %s; %s" % (url, status)
+        interactive(dev, Serial(args.serial_log or in_data_folder("serial.log"), also=also),
+                    shot, status, reverse_video(args))
         print(kept(dev, args, path, aside))
+    if mirror:
+        mirror.close()
     if args.power_cut:
         print("power cuts: %d" % dev.cuts, file=sys.stderr)
     if args.export:

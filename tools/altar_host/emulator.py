@@ -535,11 +535,31 @@ def png_pixels(data):
 
 # -- the emulated device --------------------------------------------------------------
 
+class Console:
+    """The serial console's input as the firmware sees it: supervisor.runtime
+    (serial_bytes_available) and sys.stdin (read) in one; `send` types."""
+
+    def __init__(self):
+        self.waiting = ""
+
+    @property
+    def serial_bytes_available(self):
+        return len(self.waiting.encode())
+
+    def read(self, n):
+        got, self.waiting = self.waiting[:n], self.waiting[n:]
+        return got
+
+    def send(self, text):
+        self.waiting += text
+
+
 class Device:
-    """A board profile's firmware on fake hardware and a virtual clock."""
+    """A board profile's firmware on fake hardware and a virtual clock.
+    `serial` collects what it prints; `console.send` types on its console."""
 
     def __init__(self, board="macropad", nvm=None, seed=0, serial=None, capture=True, lang="pt",
-                 players=""):
+                 players="", stream=True):
         self.profile = boards.load(board)
         self.name = board
         self.lang = lang
@@ -548,6 +568,8 @@ class Device:
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.seed = seed
         self.serial = serial if serial is not None else []
+        self.stream = stream        # ALTAR_STREAM: the live stream on the console
+        self.console = Console()
         self.font = load_font()
         self.boots = 0
         self.cuts = 0
@@ -574,7 +596,8 @@ class Device:
         self.display = getattr(shown, "display", shown)
         self.app = App(shown, self.keys, self.pixels, self.encoder, p.KEYMAP, self.nvm,
                        self.font, Event(), p.SCALE, p.COLOURS, self.serial.append,
-                       self.seed + self.boots, self.lang, self.players)
+                       self.seed + self.boots, self.lang, self.players, stream=self.stream,
+                       runtime=self.console, stdin=self.console)
         self.boots += 1
 
     def tick(self, ms):

@@ -49,10 +49,12 @@ def png_path(out, name):
 
 class Sheet:
     """The page being built: its words, the seats' names and colours, and
-    the pictures made so far (name -> PNG bytes)."""
+    the pictures made so far (name -> PNG bytes); with `pictures` False,
+    none are drawn (the live page's history, redrawn at every press)."""
 
-    def __init__(self, session, lang):
+    def __init__(self, session, lang, pictures=True):
         self.session = session
+        self.pictures = pictures
         self.w = Words(lang)
         rules = session.rules
         banished = getattr(rules, "banished", -1)

@@ -1,6 +1,8 @@
 """Each game's part of the sheet: its tables, pictures and how it ended,
 from the facts sheet_facts found. `section(sheet, facts)` returns the HTML
-parts; `sheet` is the page being built (altar_host.sheet.Sheet).
+parts: `result`, then `history` (the tables, and the pictures unless the
+sheet has `pictures` off, as `altar live` has), then `ending`; `sheet` is
+the page being built (altar_host.sheet.Sheet).
 """
 
 import html
@@ -13,8 +15,17 @@ CURSED_KEY = {"gato-da-sorte": "gato", "candelabro": "candelabro", "belleanna": 
 
 
 def section(sheet, f):
-    return {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria,
-            "ritos-ancestrais": ritos_ancestrais}[sheet.session.header["game"]](sheet, f)
+    return [result(sheet, f.view)] + history(sheet, f) + ending(sheet, f)
+
+
+def history(sheet, f):
+    """The game turn by turn: its tables and pictures."""
+    return _GAMES[sheet.session.header["game"]][0](sheet, f)
+
+
+def ending(sheet, f):
+    """How the game ended, or where the log stops (what it waits for)."""
+    return _GAMES[sheet.session.header["game"]][1](sheet, f)
 
 
 def table(head, rows, classes=None):
@@ -34,7 +45,7 @@ def _p(text):
     return "<p>%s</p>" % text
 
 
-def _result(sheet, view):
+def result(sheet, view):
     """The game's outcome in the device's words, or that the log stops early."""
     w = sheet.w
     if view["status"] != "over":
@@ -194,17 +205,18 @@ def _ending(sheet, view, parts):
     return ["<h2>%s</h2>" % html.escape(head)] + parts
 
 
-def sete_selos(sheet, f):
+def _sete_selos(sheet, f):
     w = sheet.w
-    parts = [_result(sheet, f.view)]
+    parts = []
     if f.rituals:
         rows, classes = _ritual_rows(sheet, f)
         parts += ["<h2>%s</h2>" % html.escape(w["rituals"]),
                   table((w["ritual"], w["series"], w["leader"], w["winner"], w["card"],
                          w["cultist"], w.word("insanity")), rows, classes)]
         # pictures of a game only once it has begun
-        parts += _boards(sheet, f) + _insanity_chart(sheet, f)
-    return parts + _sete_selos_end(sheet, f)
+        if sheet.pictures:
+            parts += _boards(sheet, f) + _insanity_chart(sheet, f)
+    return parts
 
 
 # -- Fantasmagória ---------------------------------------------------------------------
@@ -245,7 +257,7 @@ def _trick_rows(sheet, rnd):
 def _round(sheet, rnd):
     w = sheet.w
     parts = ["<h2>%s</h2>" % html.escape(w.word("round_n") % rnd.n),
-             _p("%s %d; %s: %s" % (html.escape(w["trump_lbl"]), rnd.trump,
+             _p("%s %d; %s: %s" % (html.escape(w["trump"]), rnd.trump,
                                    html.escape(w["leader"]), sheet.seat(rnd.leader)))]
     if rnd.tricks:
         parts.append(table((w["trick"], w["leader"], w["trick_win"], w["possession"],
@@ -280,13 +292,13 @@ def _fantasmagoria_end(sheet, f):
     return _ending(sheet, v, [_p(w["lowest"] % (sheet.seat(v["winners"][0]), low))])
 
 
-def fantasmagoria(sheet, f):
-    parts = [_result(sheet, f.view)]
+def _fantasmagoria(sheet, f):
+    parts = []
     for rnd in f.rounds:
         parts += _round(sheet, rnd)
-    if any(r.track for r in f.rounds):
+    if sheet.pictures and any(r.track for r in f.rounds):
         parts += _track_chart(sheet, f)
-    return parts + _fantasmagoria_end(sheet, f)
+    return parts
 
 
 # -- Ritos Ancestrais ------------------------------------------------------------------
@@ -353,14 +365,20 @@ def _ritos_end(sheet, f):
     return _ending(sheet, v, parts)
 
 
-def ritos_ancestrais(sheet, f):
+def _ritos_ancestrais(sheet, f):
     w = sheet.w
-    parts = [_result(sheet, f.view)]
+    parts = []
     if f.turns:
         rows, classes = _turn_rows(sheet, f)
         parts += ["<h2>%s</h2>" % html.escape(w["turns"]),
                   table((w["turn_n"], w["seat"], w["points_gained"]) + tuple(sheet.names),
                         rows, classes)]
-    if any(t.scores for t in f.turns):
+    if sheet.pictures and any(t.scores for t in f.turns):
         parts += _scores_chart(sheet, f)
-    return parts + _ritos_end(sheet, f)
+    return parts
+
+
+# each game's history and ending
+_GAMES = {"sete-selos": (_sete_selos, _sete_selos_end),
+          "fantasmagoria": (_fantasmagoria, _fantasmagoria_end),
+          "ritos-ancestrais": (_ritos_ancestrais, _ritos_end)}

@@ -27,6 +27,7 @@
 //                       pressed without this)
 //   --turn +N@T,...     turn the knob N detents clockwise (-N: anticlockwise) from emulated
 //                       second T: 4 quadrature steps a detent, one every 2 ms
+//   --type TEXT@T       the host types TEXT (UTF-8) on the console UART at emulated second T
 //   --nvm FILE          seed the 4 KiB NVM sector (microcontroller.nvm) at flash +0xFF000
 //   --dump-nvm FILE     save the NVM sector at the end;  --dump-flash FILE: CIRCUITPY's
 //   --spi FILE          log the display's bytes (SPI with D/C, or I2C), format in FORMAT.md:
@@ -399,6 +400,11 @@ if (typeof args.turn === 'string') {
     }
   }
 }
+if (typeof args.type === 'string') {
+  const at = args.type.lastIndexOf('@');
+  if (at < 0) { console.error(`run.mjs: bad --type ${args.type} (TEXT@T)`); process.exit(2); }
+  events.push([Number(args.type.slice(at + 1)), 'uart', Buffer.from(args.type.slice(0, at))]);
+}
 events.sort((a, b) => a[0] - b[0]);
 
 // ---- PIO on the emulated clock. rp2040js steps a PIO block 1000 instructions per host timer turn
@@ -554,7 +560,8 @@ function slice() {
   if (done) return;
   while (events.length && events[0][0] * 1e9 <= clock.nanos) {
     const [, pin, level] = events.shift();
-    mcu.gpio[pin].setInputValue(level);
+    if (pin === 'uart') for (const b of level) mcu.uart[board.uart].feedByte(b);
+    else mcu.gpio[pin].setInputValue(level);
   }
   if (untilFrames !== null && spi.bursts.length >= untilFrames &&
       clock.nanos / 1e9 - spi.bursts[untilFrames - 1].end > BURST_GAP) {
