@@ -249,6 +249,10 @@ def main(argv=None):
                         "the e key) to FILE, for `altar dump FILE`; default: serial.log in your "
                         "data folder in a terminal (where the e key's exports go too, in "
                         "exports/), standard output with --keys or piped key words")
+    e.add_argument("--window", action="store_true",
+                   help="a desktop window that looks like the board: its panel, its buttons "
+                        "(click; a long click holds; the wheel turns the MacroPad's knob) and "
+                        "lights; the keyboard as in the terminal")
     e.add_argument("--live", action="store_true",
                    help="also show the game in a browser as `altar live` does (--host, --port)")
     live_options(e)

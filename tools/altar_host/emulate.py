@@ -396,6 +396,20 @@ def interactive(dev, serial, shot, status="", reverse=True):
         sys.stdout.write("\n")
 
 
+def windowed(dev, serial, shot, title):
+    """The emulator in a desktop window (altar_host.window) until it is
+    closed or q is typed: the keyboard as in the terminal, the mouse on the
+    board's buttons. Raises window.Refused without a display."""
+    from altar_host import window
+    win = window.Window(dev, title, lambda chunk: typed(dev, chunk, serial, shot),
+                        lambda: serial.take(dev))
+    try:
+        while win.step():
+            pass
+    finally:
+        win.close()
+
+
 def keep_serving(mirror):
     """After a script: the page stays up until Ctrl-C."""
     print("altar emulate: the script is over; the page stays up (Ctrl-C stops)", file=sys.stderr)
@@ -431,7 +445,7 @@ def main(args):
 
 
 def run(args):
-    scripted = args.keys or args.monkey or not sys.stdin.isatty()
+    scripted = args.keys or args.monkey or not (sys.stdin.isatty() or args.window)
     script = ""
     if args.keys:
         try:
@@ -499,6 +513,16 @@ def run(args):
             print("\n".join(dev.text()))
         if mirror:
             keep_serving(mirror)
+    elif args.window:
+        from altar_host.window import Refused
+        try:
+            windowed(dev, Serial(args.serial_log or in_data_folder("serial.log"), also=also),
+                     shot, path)
+        except Refused as e:
+            print("altar emulate: no display for a window (%s); without --window it runs in "
+                  "this terminal" % e, file=sys.stderr)
+            return 2
+        print(kept(dev, args, path, aside))
     else:
         resumed = dev.app.ui.session is not None
         status = "%s %s" % ("Resumed from" if resumed else "The flash is kept in", path)
