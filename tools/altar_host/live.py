@@ -526,17 +526,38 @@ def warn_terminal(text):
     print("altar live: %s" % text, file=sys.stderr, flush=True)
 
 
-class Thread:
-    """altar live in a thread of its own: reading `source` (a port or a
-    file), or fed by its caller (`feed(text)`: the emulator, whose device is
-    there from the start)."""
+class Live:
+    """altar live's parts: the mirror, the console text that feeds it, the
+    server; `start(source)` serves and reads a port or a file (None: the
+    caller feeds the console, its device there from the start)."""
 
-    def __init__(self, lang="pt", host="127.0.0.1", port=8700, source=None):
+    def __init__(self, lang="pt", host="127.0.0.1", port=8700):
         self.mirror = Mirror(lang, warn=warn_terminal)
         self.console = Console(self.mirror)
         self.server = Server(self.mirror, host, port)
+
+    async def start(self, source=None):
+        await self.server.start()
         if source is None:
-            self.mirror.status = "connected"
+            self.mirror.set_status("connected")
+        else:
+            reading = read_port if is_port(source) else read_file
+            asyncio.ensure_future(reading(source, self.console, self.mirror))
+
+    async def stop(self):
+        """The reading ends, and every browser's connection, then the server."""
+        for t in asyncio.all_tasks():
+            if t is not asyncio.current_task():
+                t.cancel()
+        await self.server.stop()
+
+
+class Thread(Live):
+    """altar live in a thread of its own, for a caller in another (the
+    emulator, which feeds it with `feed(text)`)."""
+
+    def __init__(self, lang="pt", host="127.0.0.1", port=8700, source=None):
+        super().__init__(lang, host, port)
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
         self.error = None
@@ -544,14 +565,12 @@ class Thread:
         def run():
             asyncio.set_event_loop(self.loop)
             try:
-                self.loop.run_until_complete(self.server.start())
+                self.loop.run_until_complete(self.start(source))
             except OSError as e:
                 self.error = e
                 return
             finally:
                 started.set()
-            if source is not None:
-                self.task = self.loop.create_task(read(source, self.console, self.mirror))
             self.loop.run_forever()
 
         self.thread = threading.Thread(target=run, daemon=True)
@@ -565,33 +584,19 @@ class Thread:
             self.loop.call_soon_threadsafe(self.console.feed, text)
 
     def close(self):
-        async def stop():
-            for t in asyncio.all_tasks():
-                if t is not asyncio.current_task():
-                    t.cancel()
-            await self.server.stop()
-        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(2)
+        asyncio.run_coroutine_threadsafe(self.stop(), self.loop).result(2)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(2)
 
 
-def read(source, console, mirror):
-    """The reading task for a source: a port's, or a file's."""
-    return (read_port if is_port(source) else read_file)(source, console, mirror)
-
-
 async def serve(source, lang, host, port):
-    mirror = Mirror(lang, warn=warn_terminal)
-    console = Console(mirror)
-    server = Server(mirror, host, port)
-    await server.start()
-    announce(server)
-    task = asyncio.ensure_future(read(source, console, mirror))
+    live = Live(lang, host, port)
+    await live.start(source)
+    announce(live.server)
     try:
         await asyncio.Event().wait()
     finally:
-        task.cancel()
-        await server.stop()
+        await live.stop()
 
 
 def main(args):

@@ -121,7 +121,10 @@ class Window:
             self.surface = pygame.display.set_mode(self.size)
         except pygame.error as e:
             raise Refused(str(e))
-        self.font = pygame.font.Font(None, 28)
+        font = pygame.font.Font(None, 28)
+        # each label drawn once, blitted every frame
+        self.labels = {k: font.render(label, True, INK) for k, (_, label) in self.buttons.items()}
+        self.knob_label = font.render("knob", True, INK)
         self.panel = None
         self.down = None          # (key number, ms when pressed) while the mouse holds a button
         self.status = ""          # what the last export said
@@ -202,18 +205,16 @@ class Window:
         w, h = self.panel.width * self.scale, self.panel.height * self.scale
         s.blit(pygame.transform.scale(self.panel._pygame_screen, (w, h)), self.at)
         lit = self.dev.lit()
-        for k, (r, label) in self.buttons.items():
+        for k, (r, _) in self.buttons.items():
             down = self.down is not None and self.down[0] == k
             pygame.draw.rect(s, KEY_DOWN if down else KEY, r, border_radius=10)
-            text = self.font.render(label, True, INK)
-            s.blit(text, text.get_rect(center=r.center))
+            s.blit(self.labels[k], self.labels[k].get_rect(center=r.center))
         # a MacroPad's lights shine through its keys: drawn over them
         for c, rgb in zip(self.lights, lit):
             pygame.draw.circle(s, (rgb >> 16, rgb >> 8 & 0xFF, rgb & 0xFF), c, 9)
         if self.knob:
             pygame.draw.ellipse(s, KEY, self.knob)
-            text = self.font.render("knob", True, INK)
-            s.blit(text, text.get_rect(center=self.knob.center))
+            s.blit(self.knob_label, self.knob_label.get_rect(center=self.knob.center))
         pygame.display.set_caption(self.title_text())
         pygame.display.flip()
 
