@@ -410,12 +410,16 @@ def windowed(dev, serial, shot, title):
         win.close()
 
 
-def keep_serving(mirror):
-    """After a script: the page stays up until Ctrl-C."""
-    print("altar emulate: the script is over; the page stays up (Ctrl-C stops)", file=sys.stderr)
+def keep_serving():
+    """After a script: the page stays up until Ctrl-C. The line is inside the
+    try, as a Ctrl-C sent on reading it may come before the next statement;
+    short sleeps, as the kernel may hand the signal to the server's thread
+    and leave this one asleep."""
     try:
+        print("altar emulate: the script is over; the page stays up (Ctrl-C stops)",
+              file=sys.stderr)
         while True:
-            time.sleep(3600)
+            time.sleep(0.2)
     except KeyboardInterrupt:
         pass
 
@@ -512,7 +516,7 @@ def run(args):
         if not args.monkey:
             print("\n".join(dev.text()))
         if mirror:
-            keep_serving(mirror)
+            keep_serving()
     elif args.window:
         from altar_host.window import Refused
         try:
