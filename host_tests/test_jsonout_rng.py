@@ -109,6 +109,25 @@ PINNED = {
 
 SHUFFLE_SEEDS = (0, 1, 7, -3, 2 ** 31 + 5, 123456789)
 
+# Pinned too: twelve items shuffled, then below(n) for each n of BELOW (the
+# last three reject about half their draws). The simulator's games and the
+# tests' random logs are these draws.
+BELOW = (1, 2, 3, 7, 100, 2 ** 31, 2 ** 32, 2 ** 31 + 1, 2 ** 31 + 1, 3 * 2 ** 30)
+DRAWS = {
+    0: ([11, 7, 0, 9, 10, 2, 5, 4, 1, 6, 8, 3],
+        [0, 0, 0, 1, 98, 1099609084, 1767536838, 594494322, 2068292989, 1927287721]),
+    1: ([9, 3, 7, 11, 4, 5, 2, 8, 10, 6, 0, 1],
+        [0, 0, 0, 2, 67, 427722971, 1155289545, 306692571, 357915791, 1717083725]),
+    7: ([2, 8, 3, 10, 6, 4, 11, 0, 1, 9, 5, 7],
+        [0, 0, 0, 0, 61, 921949693, 3318098107, 452481715, 90793572, 488350838]),
+    -3: ([0, 7, 2, 6, 8, 5, 1, 4, 3, 11, 9, 10],
+         [0, 0, 2, 4, 4, 930755845, 1250889960, 613794624, 55323390, 1147574039]),
+    2 ** 31 + 5: ([6, 3, 7, 4, 0, 2, 10, 1, 11, 5, 9, 8],
+                  [0, 1, 1, 0, 26, 1059542708, 1808152012, 42175763, 387663075, 2405728032]),
+    123456789: ([8, 4, 0, 10, 2, 3, 11, 1, 9, 7, 5, 6],
+                [0, 1, 1, 4, 95, 1888553481, 1808817857, 1627493989, 711913443, 97284458]),
+}
+
 
 def first5(seed):
     r = Rng(seed)
@@ -118,6 +137,14 @@ def first5(seed):
 @pytest.mark.parametrize("seed", sorted(PINNED))
 def test_rng_pinned_sequence(seed):
     assert first5(seed) == PINNED[seed]
+
+
+@pytest.mark.parametrize("seed", SHUFFLE_SEEDS)
+def test_rng_pinned_draws(seed):
+    r = Rng(seed)
+    lst = list(range(12))
+    r.shuffle(lst)
+    assert (lst, [r.below(n) for n in BELOW]) == DRAWS[seed]
 
 
 def test_rng_reseed_restarts_the_sequence():

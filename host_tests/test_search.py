@@ -19,7 +19,7 @@ from altar_host.randomplay import DECK, fantasmagoria_game, sete_selos_game
 
 
 def _fa_game(players, seed, bots):
-    """A game of Fantasmagória played by `bots` on the example deck: its Log."""
+    """A game of Fantasmagória played by `bots` on the example deck: its Session."""
     header = drivers.header("fantasmagoria", players, seed, deck=DECK)
     return drivers.fantasmagoria(header, Rng(seed), bots)
 
@@ -219,7 +219,7 @@ def test_the_fantasmagoria_deals_hold_only_what_the_seat_could_not_see(players):
             bots = [FaHeuristicBot(Rng(seed * 8 + i)) for i in range(players)]
             bots[seed % players] = FaSpy(Rng(seed))
             FaSpy.table_bots = bots
-            assert _fa_game(players, seed, bots).session.view()["status"] == "over"
+            assert _fa_game(players, seed, bots).view()["status"] == "over"
     finally:
         search.FaSearchBot.deals = old
     assert FaSpy.checked >= 60

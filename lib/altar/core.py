@@ -167,6 +167,8 @@ def game_module(name):
 
 def encode(t):
     """A record (ints) as bytes: zigzag varints."""
+    if min(t) >= 0 and max(t) < 64:
+        return bytes([v + v for v in t])    # each one byte: most records
     out = bytearray()
     for v in t:
         z = v << 1 if v >= 0 else (-v << 1) - 1
@@ -267,15 +269,14 @@ class Session:
         k.append(n & 0xFF)
         k.append(n >> 8)
         k.extend(b)
-        self._kept(len(k))
-
-    def _kept(self, end):
-        """One more record kept, `kept` read up to `end` (played, or replayed
-        by undo): after every CHECKPOINT_EVERY-th, a checkpoint of the state."""
         self.count += 1
+        if not self.count % CHECKPOINT_EVERY:
+            self._mark(len(k))
+
+    def _mark(self, end):
+        """A checkpoint of the state after the `count`-th record, `kept` read
+        up to `end` (played, or replayed by undo)."""
         c = self.count
-        if c % CHECKPOINT_EVERY:
-            return
         m = self.marks
         if len(m) >= CHECKPOINTS:
             m.pop(0)     # before the copy: the heap never holds CHECKPOINTS + 1
@@ -337,7 +338,9 @@ class Session:
             j = i + 2 + (k[i] | k[i + 1] << 8)
             st.apply(decode(k[i + 2:j]))
             i = j
-            self._kept(i)
+            self.count += 1
+            if not self.count % CHECKPOINT_EVERY:
+                self._mark(i)
 
     def view(self):
         return self.state.view()

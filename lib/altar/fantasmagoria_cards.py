@@ -304,14 +304,27 @@ def shape(r, t):
                 and _cards_ok(r, t, 1, n + 1, 0) and _cards_ok(r, t, n + 1, k, _PILE), t)
 
 
+# The cards `card` makes, by the rules it reads (seats, numbers, cursed
+# cards): for each card int, 1 once it is known to be one. Only cards found
+# good are noted, so a bad one is refused each time as `card` refuses it.
+_made = {}
+
+
 def _cards_ok(r, t, i, j, flag):
     """t[i:j] are cards `card` makes, each marked with `flag`."""
+    key = (r.seats, r.lo, r.hi, tuple(r.known))
+    made = _made.get(key)
+    if made is None:
+        made = _made[key] = bytearray(0x200)
     while i < j:
         c = t[i] ^ flag
-        s = c >> 5 & 7
-        if c != COPO and not (0 <= c < 0x200 and s <= GHOST and not (c & CURSED and s == GHOST)
-                              and card(r, card_json(c)) == c):
-            return False
+        if not (0 <= c < 0x200 and made[c]):
+            s = c >> 5 & 7
+            if c != COPO and not (0 <= c < 0x200 and s <= GHOST
+                                  and not (c & CURSED and s == GHOST)
+                                  and card(r, card_json(c)) == c):
+                return False
+            made[c] = 1
         i += 1
     return True
 
@@ -458,7 +471,11 @@ def _trick(st, t):
     copo = False
     for i in range(n):
         c = cards[i]
-        _hold(st, (st.leader + i) % n, c, st.took, st.shown)
+        seat = (st.leader + i) % n
+        if st.possessed >> seat & 1:
+            # What its pile shows (check passed: for any other seat, _hold
+            # only checks).
+            _hold(st, seat, c, st.took, st.shown)
         st.seen[c & _ID] |= 1
         if c & CURSED:
             st.cursed |= 1 << (c >> 5 & 7)

@@ -24,12 +24,17 @@ class Rng:
         return x
 
     def below(self, n):
-        """Uniform integer in 0 .. n-1 (rejection sampling, no modulo bias)."""
-        lim = (0x100000000 // n) * n
-        x = self.next()
-        while x >= lim:
-            x = self.next()
-        return x % n
+        """Uniform integer in 0 .. n-1 (rejection sampling, no modulo bias).
+        next() written out: simulations draw hundreds of times a game."""
+        lim = 0x100000000 - 0x100000000 % n
+        x = self.s
+        while True:
+            x ^= (x << 13) & _M
+            x ^= x >> 17
+            x ^= (x << 5) & _M
+            if x < lim:
+                self.s = x
+                return x % n
 
     def shuffle(self, seq):
         """Fisher-Yates in place (CircuitPython's random has no shuffle)."""

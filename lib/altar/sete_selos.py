@@ -257,9 +257,10 @@ class State:
         shape(self.rules, t)
         v = t[0]
         if v == _QUICK or v == CARDS:
-            self._check_no_wait()
+            if self.wait:
+                self._check_no_wait()
             if v == CARDS:
-                referee().check(self, t)
+                (_referee or referee()).check(self, t)
         elif v == REDIRECT:
             if self.wait != WAIT_REDIRECT:
                 raise Rejected("no cultist is waiting to be redirected")
@@ -325,7 +326,7 @@ class State:
         if v == _QUICK:
             self.resolve(t[1], t[2])
         elif v == CARDS:
-            referee().apply(self, t)
+            (_referee or referee()).apply(self, t)
         elif v == REDIRECT:
             self.wait = _NONE
             self._add(self.wseat, t[1])

@@ -24,19 +24,22 @@ def ritual_winner(cards):
     for c in cards:
         if c[0] == 0:
             comp = 0
+            break
     best = -1
+    top = 0
     one = -1
     seven = False
-    for i in range(len(cards)):
-        s, v = cards[i]
-        if s != comp:
-            continue
-        if v == 1:
-            one = i
-        elif v == 7:
-            seven = True
-        if best < 0 or v > cards[best][1]:
-            best = i
+    i = 0
+    for s, v in cards:
+        if s == comp:
+            if v == 1:
+                one = i
+            elif v == 7:
+                seven = True
+            if v > top:
+                best = i
+                top = v
+        i += 1
     return one if one >= 0 and seven else best
 
 

@@ -22,21 +22,20 @@ def random_removal(state, seat, count, rng):
 class RandomBot:
     """Any legal choice."""
     name = "random"
+    watches = False
 
     def __init__(self, rng):
         self.rng = rng
 
-    def pick(self, items):
-        return items[self.rng.below(len(items))]
-
+    # Each draws itself: a simulation asks hundreds of times a game.
     def keep(self, seat, cards, state):
-        return self.pick(cards)
+        return cards[self.rng.below(len(cards))]
 
     def play(self, seat, legal, trick, state):
-        return self.pick(legal)
+        return legal[self.rng.below(len(legal))]
 
     def redirect(self, seat, sealed, state):
-        return self.pick(sealed)
+        return sealed[self.rng.below(len(sealed))]
 
     def remove(self, seat, count, state):
         return random_removal(state, seat, count, self.rng)
@@ -59,16 +58,24 @@ class HeuristicBot(RandomBot):
     def keep(self, seat, cards, state):
         return max(cards, key=self.rank)
 
+    @staticmethod
+    def cost(c):
+        """How dear card c is to play: a trump, then by value."""
+        return (c[0] == 0, c[1], c[0])
+
     def play(self, seat, legal, trick, state):
-        winning = legal
-        if trick:
-            winning = []
-            for c in legal:
+        # The cheapest card that wins the ritual, else the cheapest: tried
+        # cheapest first, so most plays stop at the first or second card.
+        order = sorted(legal, key=self.cost)
+        k = len(trick)
+        if k:
+            for c in order:
                 trick.append(c)
-                if ssc.ritual_winner(trick) == len(trick) - 1:
-                    winning.append(c)
+                w = ssc.ritual_winner(trick)
                 trick.pop()
-        return min(winning or legal, key=lambda c: (c[0] == 0, c[1], c[0]))
+                if w == k:
+                    return c
+        return order[0]
 
     def redirect(self, seat, sealed, state):
         own = state.stacks(seat)
@@ -80,6 +87,7 @@ class HeuristicBot(RandomBot):
 
 class FaRandomBot:
     """Fantasmagória: any legal card."""
+    watches = False
 
     def __init__(self, rng):
         self.rng = rng

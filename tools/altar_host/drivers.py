@@ -111,35 +111,37 @@ def series(st, hands, trick, bots, play):
     seats holding `hands`, to its end or the game's: each ritual's cards,
     the redirects and removals the engine asks for; each record to play(t)."""
     end = (st.ritual // 7 + 1) * 7
+    ears = table.watching(bots)
     while not st.over:
         if st.wait:
             play(table.answer(st, bots))
         elif st.ritual >= end:
             return
         else:
-            seats = table.play_order(st, st.leader)
+            seats = ears and table.play_order(st, st.leader)
             play(table.ritual(st, hands, trick, bots))
-            for b in bots:
+            for b in ears:
                 b.seen(seats, trick, st)
             trick = []
 
 
 # -- Fantasmagória ---------------------------------------------------------------------------
 
-def fantasmagoria(header, rng, bots, quick=0, undo=0, deck=None):
+def fantasmagoria(header, rng, bots, log=None, deck=None):
     """A whole game of `header` played by `bots`, each round dealt by `rng`,
-    which also lays out the ghost piles: its Log (quick, undo: see Log).
-    The play is refereed on a session of its own, which knows the deck
-    (`deck`, when the header leaves it out); RuntimeError if the log's
-    entry ends the game elsewhere."""
+    which also lays out the ghost piles: its Session, each record checked
+    by the engine as it is played, on a header that names the deck (`deck`,
+    when `header` leaves it out). log: a Log told each step, which enters
+    the same game as a table would on a session of its own (RuntimeError if
+    its entry ends the game elsewhere)."""
     ref = Session(dict(header, deck=deck or header["deck"]))
-    log = Log(Session(header), rng, quick, undo)
     st = ref.state
     r = ref.rules
     n = r.seats
     ritual, ghosts = table.fa_deck(r, (r.lo, r.hi))
     while not st.over:
-        log.round()
+        if log:
+            log.round()
         deal = list(ritual)
         rng.shuffle(deal)
         hands = table.fa_deal(r, deal, rng)
@@ -148,12 +150,13 @@ def fantasmagoria(header, rng, bots, quick=0, undo=0, deck=None):
         piles = [piles[i * 3:i * 3 + 3] for i in range(n)]
         t = table.fa_sacrifice(st, hands, piles, bots, rng)
         ref.play(t)
-        log.sacrifice(t, (fa.SET_TRUMP, st.trump, st.leader))
+        if log:
+            log.sacrifice(t, (fa.SET_TRUMP, st.trump, st.leader))
         fa_round(st, hands, piles, [], bots, rng, ref.play, log)
-    if log.session.view() != ref.view():
+    if log and log.session.view() != ref.view():
         raise RuntimeError("seed %s: the log's quick entry and referee entry end the game "
                            "differently" % r.seed)
-    return log
+    return ref
 
 
 def fa_round(st, hands, piles, trick, bots, rng, play, log=None):
@@ -162,6 +165,7 @@ def fa_round(st, hands, piles, trick, bots, rng, play, log=None):
     one of `piles` at random (`rng`); each record to play(t), which applies
     it to st. log: a Log told each step (None: no log)."""
     n = st.rules.seats
+    ears = table.watching(bots)
     while trick or table.fa_goes_on(st, hands):
         table.fa_trick(st, hands, trick, bots)
         before = st.possessed
@@ -178,9 +182,10 @@ def fa_round(st, hands, piles, trick, bots, rng, play, log=None):
                 took.append(hands[seat][-1])     # its pile's sacrificed card
             quick.append((fa.TRICK_WON, st.leader))
             log.trick(t, quick, took)
-        seats = [(leader + i) % n for i in range(n)]
-        for b in bots:
-            b.seen(seats, trick, st)
+        if ears:
+            seats = [(leader + i) % n for i in range(n)]
+            for b in ears:
+                b.seen(seats, trick, st)
         trick = []
     t = [fa.LEFTOVER]
     for h in hands:

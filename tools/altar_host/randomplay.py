@@ -101,5 +101,6 @@ def fantasmagoria_game(players=4, seed=0, quick=0, undo=0, options=None, deck=Tr
     d = deck if type(deck) is dict else DECK
     header = drivers.header("fantasmagoria", players, seed, options=options,
                             deck=d if deck else None)
-    log = drivers.fantasmagoria(header, rng, [_FaRandom(rng)] * players, quick, undo, d)
+    log = drivers.Log(Session(header), rng, quick, undo)
+    drivers.fantasmagoria(header, rng, [_FaRandom(rng)] * players, log, d)
     return header, log.actions

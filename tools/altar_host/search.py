@@ -177,6 +177,7 @@ class SearchBot(HeuristicBot):
     redirects and removals as the heuristic."""
     name = "search"
     deals = 8
+    watches = True
 
     def __init__(self, rng):
         HeuristicBot.__init__(self, rng)
@@ -280,6 +281,7 @@ class FaSearchBot(FaHeuristicBot):
     played, and maybe its pile's sacrificed card; the piles left the rest."""
     name = "search"
     deals = 8
+    watches = True
 
     def __init__(self, rng):
         FaHeuristicBot.__init__(self, rng)

@@ -69,7 +69,7 @@ def fantasmagoria(players, seed, bot_names, options=None, first=None):
         raise ValueError(NO_FIRST)
     header = drivers.header("fantasmagoria", players, seed, options=options, deck=DECK)
     bots = _bots(bot_names, FA_BOTS, seed, players)
-    return drivers.fantasmagoria(header, Rng(seed), bots).session
+    return drivers.fantasmagoria(header, Rng(seed), bots)
 
 
 GAMES = {"sete-selos": sete_selos, "fantasmagoria": fantasmagoria}
@@ -111,7 +111,7 @@ def _outcome(s):
     if v["game"] == "sete-selos":
         return v["winners"], v["reason"], v["ritual"], v["power"]
     how = "spirit" if v["spirit"] else "lowest"
-    return v["winners"], how, len(s.history), v["scares"]
+    return v["winners"], how, s.count, v["scares"]
 
 
 def first_player(s):

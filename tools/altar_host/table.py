@@ -11,7 +11,8 @@ cards, state)`, `play(seat, legal, trick, state)` (its own cards in
 state)`; the Banished's seat has a bot too (`BANISHED`, or any that plays
 from its pile). Fantasmagória: cards are the engine's ints; a bot is asked
 `sacrifice(seat, cards, state)` and `play(seat, legal, trick, state)`, its
-own cards in `bot.hand`.
+own cards in `bot.hand`. After each ritual or trick the drivers tell
+`seen(seats, trick, state)` to each bot whose `watches` is not False.
 """
 
 from altar import fantasmagoria as fa
@@ -73,6 +74,7 @@ def draft(state, rng, bots):
 
 class Banished:
     """The Banished Cultist's pile: it plays its top card."""
+    watches = False
 
     def play(self, seat, legal, trick, state):
         return legal[0]
@@ -84,6 +86,12 @@ class Banished:
 BANISHED = Banished()
 
 
+def watching(bots):
+    """The seats' bots that want to be told what the table saw: the others
+    cost nothing to skip, a ritual at a time."""
+    return [b for b in bots if getattr(b, "watches", True)]
+
+
 def seated(rules, bots):
     """One bot a seat: `bots` for the players, BANISHED for the Banished's."""
     return bots[:rules.humans] + [BANISHED] * (rules.seats - rules.humans)
@@ -92,15 +100,16 @@ def seated(rules, bots):
 def ritual(st, hands, trick, bots):
     """Complete `trick` (the cards played so far) from the hands, each seat
     in turn asked by its bot; the ritual's record for the engine."""
-    n = st.rules.seats
-    for i in range(len(trick), n):
-        seat = st.after(st.leader, i)
+    left = st.left
+    seat = st.after(st.leader, len(trick))
+    for _ in range(len(trick), st.rules.seats):
         h = hands[seat]
         b = bots[seat]
         b.hand = h
         c = b.play(seat, ssc.legal(st, seat, h, trick), trick, st)
         h.remove(c)
         trick.append(c)
+        seat = left[seat]
     return [ss.CARDS] + [g * 8 + v for g, v in trick]
 
 
@@ -116,16 +125,25 @@ def answer(st, bots):
 
 # -- Fantasmagória ---------------------------------------------------------------------------
 
+_decks = {}      # fa_deck's, by what it reads: each game builds one, once
+
+
 def fa_deck(rules, numbers):
     """(ritual cards, ghosts) of a game: the ritual suits (no vela with 3
     players) numbered numbers[0]..numbers[1], and the Copo; 12 ghosts (9
-    with 3 players: no 9, 10 or 11)."""
-    lo, hi = numbers
-    four = rules.seats == 4
-    suits = [k for k in ("gato", "vela", "bode", "boneca") if four or k != "vela"]
-    ritual = [fc.card(rules, [k, v]) for k in suits for v in range(lo, hi + 1)] + [fa.COPO]
-    ghosts = [fc.card(rules, ["fantasma", v]) for v in range(1, 13) if four or not 9 <= v <= 11]
-    return ritual, ghosts
+    with 3 players: no 9, 10 or 11). Shared: a caller copies them to change
+    them."""
+    key = (rules.seats, tuple(numbers), tuple(rules.known))
+    if key not in _decks:
+        lo, hi = numbers
+        four = rules.seats == 4
+        suits = [k for k in ("gato", "vela", "bode", "boneca") if four or k != "vela"]
+        ritual = tuple([fc.card(rules, [k, v]) for k in suits for v in range(lo, hi + 1)]
+                       + [fa.COPO])
+        ghosts = tuple([fc.card(rules, ["fantasma", v]) for v in range(1, 13)
+                        if four or not 9 <= v <= 11])
+        _decks[key] = ritual, ghosts
+    return _decks[key]
 
 
 def fa_deal(rules, cards, rng):
