@@ -6,6 +6,7 @@ import json
 import os
 import re
 import statistics
+import sys
 import types
 
 import pytest
@@ -16,7 +17,7 @@ from altar_host import simulate as sim
 from altar_host import table
 from altar_host.bots import RandomBot
 from altar_host.cli import main
-from conftest import VMS, have, run_replay
+from conftest import ROOT, VMS, have, run_replay
 
 
 @pytest.mark.parametrize("game,players,bots", [
@@ -239,3 +240,29 @@ def test_balance_intervals_are_paired_by_seed():
         assert other["win_rate_change"][seat] == (round(d, 4), [round(d - h, 4), round(d + h, 4)])
     assert any(lo < hi for _, (lo, hi) in other["win_rate_change"])     # not all zero
     assert "paired" in result["change"]
+
+
+def _bench():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import bench_simulate
+    finally:
+        sys.path.pop(0)
+    return bench_simulate
+
+
+def test_the_speed_bench_says_when_openspiel_is_missing(monkeypatch):
+    """tools/bench_simulate.py's anchor rows need the bench extra; without
+    it the table says how to get it."""
+    bench = _bench()
+    monkeypatch.setitem(sys.modules, "pyspiel", None)     # import pyspiel fails
+    assert bench.anchor_rows(2) == [
+        "| OpenSpiel | not installed (`pip install -e '.[bench]'`) | | | |"]
+
+
+def test_the_speed_bench_times_openspiel_beside_altar():
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (the bench extra, which "
+                                          "the test extra includes: pip install -e '.[test]')")
+    rows = _bench().anchor_rows(3)
+    assert [r.split(" | ")[1].split(",")[0] for r in rows] == ["hearts", "spades", "oh_hell"]
+    assert all(r.startswith("| OpenSpiel 2.0.2 |") and r.endswith("| anchor |") for r in rows)

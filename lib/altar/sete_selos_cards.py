@@ -77,6 +77,10 @@ def check(st, t):
         seat = st.left[seat]
 
 
+# Each card int's (sign, value) pair, made once.
+_PAIRS = tuple([(c >> 3, c & 7) for c in range(32)])
+
+
 def apply(st, t):
     lead = t[1] >> 3
     cards = []
@@ -89,7 +93,7 @@ def apply(st, t):
             s = follow(st, seat, cards)
             if s >= 0:
                 st.void[seat] |= 1 << s
-        cards.append((c >> 3, c & 7))
+        cards.append(_PAIRS[c])
         seat = st.left[seat]
     w = ritual_winner(cards)
     st.resolve(st.after(st.leader, w), cards[w][1])

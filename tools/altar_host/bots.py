@@ -50,23 +50,19 @@ class HeuristicBot(RandomBot):
     engine suggests."""
     name = "heuristic"
 
-    @staticmethod
-    def rank(c):
-        """How much the heuristic wants to keep card c: trumps, then high."""
-        return (c[0] == 0, c[1], -c[0])
+    # Its orders, one int a card (looked up in C by max and sorted): which it
+    # wants to keep (trumps, then high, then the lower sign) and how dear a
+    # card is to play (a trump, then by value, then the lower sign).
+    RANK = dict(((g, v), (g == 0) * 64 + v * 8 + 3 - g) for g in range(4) for v in range(1, 8))
+    COST = dict(((g, v), (g == 0) * 64 + v * 8 + g) for g in range(4) for v in range(1, 8))
 
     def keep(self, seat, cards, state):
-        return max(cards, key=self.rank)
-
-    @staticmethod
-    def cost(c):
-        """How dear card c is to play: a trump, then by value."""
-        return (c[0] == 0, c[1], c[0])
+        return max(cards, key=self.RANK.__getitem__)
 
     def play(self, seat, legal, trick, state):
         # The cheapest card that wins the ritual, else the cheapest: tried
         # cheapest first, so most plays stop at the first or second card.
-        order = sorted(legal, key=self.cost)
+        order = sorted(legal, key=self.COST.__getitem__)
         k = len(trick)
         if k:
             for c in order:
