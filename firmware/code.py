@@ -19,7 +19,7 @@ from altar_fw import font
 from altar_fw.app import App
 
 # The build's terminalio font has no accents: the bundled subset of Terminus,
-# every glyph in one strip (altar_fw/font.py, tools/make_font.py).
+# every glyph in one strip (altar_fw/font.py, tools/make/make_font.py).
 FONT = "/fonts/altar-mono-12.bin"
 
 profile = boards.pick(board.board_id, os.getenv("ALTAR_BOARD"))

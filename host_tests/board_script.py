@@ -1,5 +1,5 @@
 """Plays on the host emulator kept to be played again on the emulated board
-(real CircuitPython in rp2040js: test_real_*.py, tools/bench_board.py): the
+(real CircuitPython in rp2040js: test_real_*.py, tools/bench/bench_board.py): the
 inputs, the screens named on the way, the session after each input and the
 lights the host showed after it. Not a test module.
 

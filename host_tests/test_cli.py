@@ -76,6 +76,18 @@ def test_demo_names_the_seats_and_says_a_game_is_not_over(tmp_path, capsys):
     assert "None" not in out
 
 
+def test_demo_keeps_its_columns_whatever_a_line_holds(tmp_path, capsys):
+    """A long name or action widens its column; no row is pushed out of line."""
+    game = tmp_path / "long.jsonl"
+    game.write_text('{"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia", "Caio"]}\n'
+                    '{"do": "ritual", "winner": 1, "value": 3}\n'
+                    '{"do": "ritual", "cards": [[1, 3], [1, 5], [1, 4]]}\n')
+    code, out, _ = run(["demo", str(game)], capsys)
+    rows = [ln for ln in out.splitlines() if ln.lstrip()[:1].isdigit()]
+    assert code == 0 and len(rows) == 2
+    assert len({ln.index("ritual ") for ln in rows}) == 1, rows    # the state column
+
+
 def test_replay_speaks_on_a_terminal_and_keeps_json_for_machines(tmp_path, capsys):
     game = tmp_path / "g.jsonl"
     game.write_text('{"altar": 1, "game": "fantasmagoria", "players": ["Ana", "Bia", "Caio"]}\n')
@@ -235,23 +247,26 @@ def test_simulate_and_balance_print_tables_on_a_terminal(capsys):
                         "--bots", "heuristic,random"], capsys, terminal=True)
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("sete-selos, 2 players, 30 games from seed 0")
-    assert lines[3].split()[:2] == ["P1", "heuristic"] and lines[4].split()[:2] == ["P2", "random"]
-    assert lines[5].split()[:2] == ["Ban", "(dummy)"]
-    assert lines[6].split()[:3] == ["no", "winner", "0"]
-    assert [ln.split()[0] for ln in lines[9:12]] == ["1st", "2nd", "Ban"]
+    assert lines[2].split() == ["seat", "bot", "wins", "win", "rate", "[95%", "interval]"]
+    assert lines[4].split()[:2] == ["P1", "heuristic"] and lines[5].split()[:2] == ["P2", "random"]
+    assert lines[6].split()[:2] == ["Ban", "(dummy)"]
+    assert lines[7].split()[:3] == ["no", "winner", "0"]
+    # rich lays the columns out: each row's win rate starts where the header's does
+    assert len({ln.index("%") - 5 for ln in lines[4:8]}) == 1
+    assert [ln.split()[0] for ln in lines[11:14]] == ["1st", "2nd", "Ban"]
     assert "1st is the game's first player" in out and "--first random" in out
     code, out, _ = run(["balance", "--games", "40", "--set", "",
                         "--set", "power=[1,2,3];banished_removal=\"high\""], capsys, terminal=True)
     lines = out.splitlines()
     assert code == 0 and "the same seeds" in lines[0]
-    assert lines[2].split() == ["P1", "P2", "P3", "P4", "no", "winner"]
-    assert lines[3] == "(the defaults)" and lines[4].split()[:2] == ["win", "rate"]
-    assert lines[4].count("[") == 5         # the games no one won too
-    assert lines[5].split() == ["change"] + ["(baseline)"] * 4
-    assert lines[6] == "banished_removal=high; power=[1, 2, 3]"
-    assert lines[8].split()[0] == "change" and lines[8].count("[") == 4
-    assert lines[10].split() == ["1st", "2nd", "3rd", "4th"]
-    assert lines[11] == "(the defaults)" and lines[16].count("[") == 4
+    assert lines[2].split() == ["option", "set", "P1", "P2", "P3", "P4", "no", "winner"]
+    assert lines[4] == "(the defaults)" and lines[5].split()[:2] == ["win", "rate"]
+    assert lines[5].count("[") == 5         # the games no one won too
+    assert lines[6].split() == ["change"] + ["(baseline)"] * 4
+    assert lines[7] == "banished_removal=high; power=[1, 2, 3]"
+    assert lines[9].split()[0] == "change" and lines[9].count("[") == 4
+    assert lines[11].split() == ["option", "set", "1st", "2nd", "3rd", "4th"]
+    assert lines[13] == "(the defaults)" and lines[17].count("[") == 4
     assert "Change, in percentage points: paired" in out
     code, out, _ = run(["balance", "--games", "10", "--set", "", "--json"], capsys, terminal=True)
     assert json.loads(out)["sets"][0]["win_rate_change"][0] == [0.0, [0.0, 0.0]]

@@ -406,7 +406,7 @@ def test_monkeys_10000_presses_per_board_and_game(tmp_path):
 def test_view_model_and_journal_on_every_vm(vm, game, players, seed, cut):
     """Whole games through the Ui and a flash-rules journal print the same
     bytes on CPython and on each VM (the budget is measured by
-    tools/bench_device.py); with `cut`, power cuts strike that share of the
+    tools/bench/bench_device.py); with `cut`, power cuts strike that share of the
     flash writes and every boot resumes the game as it was before the key."""
     from conftest import vm_run
     args = [os.path.join(HERE, "vm_device.py"), str(game), str(players), str(seed), str(cut)]

@@ -319,8 +319,16 @@ def _slug(title):
     return s.replace(" ", "-")
 
 
+README = os.path.join(ROOT, "README.md")
+
+
+def doc_files():
+    """The README and every page in docs/."""
+    return [README] + sorted(os.path.join(DOCS, n) for n in os.listdir(DOCS) if n.endswith(".md"))
+
+
 def test_links_between_the_docs_resolve():
-    for path in (os.path.join(ROOT, "README.md"), SESSION_LOG, RULES):
+    for path in doc_files():
         text = _read(path)
         for target in re.findall(r"\]\(([^)#\s]*)(#[^)\s]*)?\)", text):
             name, anchor = target
@@ -331,8 +339,64 @@ def test_links_between_the_docs_resolve():
             if anchor and dest.endswith(".md"):
                 titles = re.findall(r"^#+ (.*)$", _read(dest), re.M)
                 assert anchor[1:] in [_slug(t) for t in titles], (path, name, anchor)
-    readme = _read(os.path.join(ROOT, "README.md"))
-    assert "(docs/session-log.md)" in readme and "(docs/rules.md)" in readme
+    readme = _read(README)
+    for page in doc_files()[1:]:
+        assert "(docs/%s)" % os.path.basename(page) in readme, page
+
+
+def test_the_readme_is_a_front_door():
+    """At most about 8 KB, the two commands in its first screenful; the
+    rest is in docs/, by reader."""
+    text = _read(README)
+    assert len(text.encode()) <= 8 * 1024
+    first = "\n".join(text.splitlines()[:40])
+    assert ".venv/bin/altar emulate" in first and ".venv/bin/python -m pytest" in first
+
+
+def shell_commands(text):
+    """Each command of the docs' `sh` blocks, as argv: continued lines
+    joined, comments dropped, pipelines and && chains cut into their
+    commands, NAME=value prefixes dropped."""
+    import shlex
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            cmd = []
+            for w in words + ["|"]:
+                if w in ("|", "&&", ";"):
+                    while cmd and re.match(r"^[A-Z_]+=", cmd[0]):
+                        cmd.pop(0)
+                    if cmd:
+                        yield line, cmd
+                    cmd = []
+                else:
+                    cmd.append(w)
+
+
+@pytest.mark.parametrize("page", [os.path.relpath(p, ROOT) for p in doc_files()])
+def test_every_command_the_docs_show_is_one_that_exists(page):
+    """Every `altar` command line parses with altar's own parser (running
+    each would take hours: a million games, a board on a port); every
+    `python -m MODULE` names a module that exists, and every script a file
+    that does."""
+    import importlib.util
+    from altar_host.cli import parser
+    seen = 0
+    for line, argv in shell_commands(_read(os.path.join(ROOT, page))):
+        prog = os.path.basename(argv[0])
+        if prog == "altar":
+            try:
+                parser().parse_args(argv[1:])
+            except SystemExit:
+                raise AssertionError("%s: altar refuses %r" % (page, line))
+            seen += 1
+        elif "-m" in argv[1:2] and prog.startswith(("python", "micropython", "circuitpython")):
+            assert importlib.util.find_spec(argv[2]) is not None, (page, line)
+            seen += 1
+        elif prog.startswith("python") and argv[1:] and argv[1].endswith(".py"):
+            assert os.path.exists(os.path.join(ROOT, argv[1])), (page, line)
+            seen += 1
+    assert seen or page.endswith(("rules.md", "session-log.md")), page
 
 
 def test_nothing_points_outside_the_repository_for_docs():

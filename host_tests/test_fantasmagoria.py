@@ -5,7 +5,7 @@ import pytest
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar.core import Rejected, Session
-from altar_host import table
+from altar_host import card_table
 from altar_host.randomplay import DECK, fantasmagoria_game
 from conftest import do_checked, rejects
 
@@ -633,7 +633,7 @@ def test_with_the_deck_every_hand_is_counted(odd):
         assert list(s.state.hand) == sizes
     longest = sizes.index(max(sizes))
     kept = [fc.card(s.rules, c) & 0xFF for x in left for c in x]
-    unseen = [fc.card_json(c) for c in table.fa_deck(s.rules, DECK["numbers"])[0]
+    unseen = [fc.card_json(c) for c in card_table.fa_deck(s.rules, DECK["numbers"])[0]
               if not s.state.seen[c & 0xFF] and c & 0xFF not in kept]
     assert len(unseen) == (odd == "aside")        # the card set aside
     for change, why in ((lambda x: x[1:], "cards at the round's end, not"),
@@ -735,18 +735,18 @@ def test_a_misdeal_leaves_a_leader_only_ghosts_and_the_table_plays_on(mode, bot)
         for i, c in enumerate(played):
             hands[(leader + i) % 4].remove(card(c))
         s.do(trick(*played))
-        table.fa_possess(st, leader, before, hands, piles, _First())
+        card_table.fa_possess(st, leader, before, hands, piles, _First())
     assert st.leader == 1 and hands[1] == [card(G(n)) for n in (1, 2, 3)]
     assert not st.possessed & 1 and hands[0]
     if mode == "end":
-        assert not table.fa_goes_on(st, hands)
+        assert not card_table.fa_goes_on(st, hands)
         s.do(leftover(*[[fc.card_json(c) for c in h] for h in hands]))
         assert s.view()["round"] == 2
         return
-    assert table.fa_goes_on(st, hands)
+    assert card_table.fa_goes_on(st, hands)
     assert fc.legal(st, hands[1], []) == hands[1]
     cards = []
-    table.fa_trick(st, hands, cards, bots)
+    card_table.fa_trick(st, hands, cards, bots)
     assert cards[0] >> 5 == fa.GHOST
     s.do(trick(*[fc.card_json(c) for c in cards]))
     assert st.void[1 * 6 + 0] == 3              # seat 1 holds ghosts alone: no gato

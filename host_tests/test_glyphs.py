@@ -1,4 +1,4 @@
-"""The screens' font: firmware/fonts/altar-mono-12.bin (tools/make_font.py)
+"""The screens' font: firmware/fonts/altar-mono-12.bin (tools/make/make_font.py)
 is its BDF's glyphs, bit for bit, and altar_fw.font reads it alike with
 bitmaptools.readinto (as on the board) and without."""
 
@@ -12,7 +12,7 @@ from altar_fw import font as F
 from altar_host import emulator
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "tools"))
+                                "tools", "make"))
 import make_font  # noqa: E402
 
 

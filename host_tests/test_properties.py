@@ -11,7 +11,7 @@ from altar import log
 from altar.core import Rejected, Session
 from altar import fantasmagoria as fa
 from altar.rng import Rng
-from altar_host import drivers, table
+from altar_host import drivers, card_table
 from altar_host.bots import FaRandomBot
 from altar_host.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
 from conftest import do_checked, header, snapshot
@@ -291,7 +291,7 @@ class FaTable:
         self.rng = rng
         # The cards as the deck makes them, whether or not the header names it.
         self.rules = Session(dict(s.header, deck=DECK)).rules
-        self.cards, self.ghosts = table.fa_deck(self.rules, DECK["numbers"])
+        self.cards, self.ghosts = card_table.fa_deck(self.rules, DECK["numbers"])
         self.bots = [FaRandomBot(rng)] * s.rules.seats
         self.hands = self.piles = None
         self.round = 0
@@ -304,7 +304,7 @@ class FaTable:
             n = self.rules.seats
             cards = list(self.cards)
             self.rng.shuffle(cards)
-            self.hands = table.fa_deal(self.rules, cards, self.rng)
+            self.hands = card_table.fa_deal(self.rules, cards, self.rng)
             g = list(self.ghosts)
             self.rng.shuffle(g)
             self.piles = [g[i * 3:i * 3 + 3] for i in range(n)]
@@ -317,13 +317,13 @@ class FaTable:
         hands = [list(h) for h in self.hands]
         piles = [list(p) for p in self.piles]
         if st.leader < 0:
-            t = table.fa_sacrifice(st, hands, piles, self.bots, self.rng)
+            t = card_table.fa_sacrifice(st, hands, piles, self.bots, self.rng)
             if pick(0, 2) == 0:
                 # entered quickly: the trump and leader the cards make
                 low = min(range(1, len(t)), key=lambda i: (t[i] & 31, t[i]))
                 t = (fa.SET_TRUMP, t[low] & 31, low - 1)
             return fa.unparse(t), lambda: self.move(hands, piles)
-        if not table.fa_goes_on(st, hands):
+        if not card_table.fa_goes_on(st, hands):
             if st.quick or pick(0, 3) == 0:
                 return fa.unparse(drivers.end_piles(st, hands)), lambda: None
             t = [fa.LEFTOVER]
@@ -331,12 +331,12 @@ class FaTable:
                 t += [len(h)] + h
             return fa.unparse(t), lambda: None
         trick = []
-        table.fa_trick(st, hands, trick, self.bots)
+        card_table.fa_trick(st, hands, trick, self.bots)
         leader = st.leader
         before = st.possessed
 
         def then():
-            table.fa_possess(st, leader, before, hands, piles, self.rng)
+            card_table.fa_possess(st, leader, before, hands, piles, self.rng)
             self.move(hands, piles)
         return fa.unparse([fa.TRICK] + trick), then
 

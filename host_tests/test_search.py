@@ -12,7 +12,7 @@ from altar import sete_selos_cards as ssc
 from altar import log
 from altar.core import Session
 from altar.rng import Rng
-from altar_host import drivers, search, table
+from altar_host import drivers, search, card_table
 from altar_host import simulate as sim
 from altar_host.bots import FaHeuristicBot, RandomBot
 from altar_host.randomplay import DECK, fantasmagoria_game, sete_selos_game
@@ -78,9 +78,9 @@ def test_the_draft_tells_exactly_who_may_hold_which_card(players):
         me = seed % players
         bots = [RandomBot(Rng(seed * 8 + i)) for i in range(n)]
         bots[me] = spy = Keeper(Rng(seed))
-        kept = table.draft(s.state, Rng(seed), bots)
+        kept = card_table.draft(s.state, Rng(seed), bots)
         owner = {c: o for o in range(n) for c in kept[o]}
-        groups = spy.draft.groups(table.deck(s.rules))
+        groups = spy.draft.groups(card_table.deck(s.rules))
         assert sorted(c for cards, _ in groups for c in cards) == \
             sorted(c for o in range(n) if o != me for c in kept[o])
         for cards, seats in groups:
@@ -99,11 +99,11 @@ def _mid_series(seed, players=4):
     bots = [RandomBot(Rng(seed * 8 + i)) for i in range(n)]
     me = 1
     bots[me] = bot = search.SearchBot(Rng(seed))
-    hands = table.draft(st, Rng(seed), bots)
+    hands = card_table.draft(st, Rng(seed), bots)
     for _ in range(2 + seed % 4):           # some rituals of the first series
-        seats = table.play_order(st, st.leader)
+        seats = card_table.play_order(st, st.leader)
         trick = []
-        s.play(table.ritual(st, hands, trick, bots))
+        s.play(card_table.ritual(st, hands, trick, bots))
         for b in bots:
             b.seen(seats, trick, st)
         if st.wait or st.over or st.ritual % 7 == 0:
@@ -127,7 +127,7 @@ def test_the_sete_selos_deals_hold_only_what_the_seat_could_not_see():
         s, hands, trick, me, bots = case
         bot = bots[me]
         st = s.state
-        groups = bot.draft.groups(table.deck(s.rules))
+        groups = bot.draft.groups(card_table.deck(s.rules))
         lead = trick[0][0] if trick else None
         for _ in range(5):
             dealt = bot.deal(me, st, trick, groups)
@@ -185,7 +185,7 @@ class FaSpy(search.FaSearchBot):
         n = state.rules.seats
         truth = [b.hand for b in FaSpy.table_bots]
         played = set(self.owner) | set(trick)
-        ritual, ghosts = table.fa_deck(state.rules, (state.rules.lo, state.rules.hi))
+        ritual, ghosts = card_table.fa_deck(state.rules, (state.rules.lo, state.rules.hi))
         hidden = set(ritual + ghosts) - played - set(self.hand)
         for _ in range(3):
             got = self.deal(seat, state, trick)
@@ -288,7 +288,7 @@ def test_the_search_bots_play_whole_legal_games(tmp_path):
 def test_search_beats_heuristic_beats_random(game, games):
     """Seat 0 is random, heuristic or search against three heuristic bots, on
     the same seeds: the three win rates' 95% intervals do not overlap, in
-    that order (the full figures: tools/bench_simulate.py)."""
+    that order (the full figures: tools/bench/bench_simulate.py)."""
     rows = []
     for bot in ("random", "heuristic", "search"):
         counts, _ = sim.simulate(game, 4, [bot, "heuristic", "heuristic", "heuristic"], games, 5)

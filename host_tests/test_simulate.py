@@ -14,7 +14,7 @@ import pytest
 from altar import log
 from altar.rng import Rng
 from altar_host import simulate as sim
-from altar_host import table
+from altar_host import card_table
 from altar_host.bots import RandomBot
 from altar_host.cli import main
 from conftest import ROOT, VMS, have, run_replay
@@ -100,7 +100,7 @@ def test_the_draft_keeps_seven_cards_a_seat_from_shrinking_hands(players):
     s = Session({"altar": 1, "game": "sete-selos", "players": ["a"] * players, "first": 0})
     Spy.offered = []
     bots = [Spy(Rng(i)) for i in range(s.rules.seats)]
-    kept = table.draft(s.state, Rng(1), bots)
+    kept = card_table.draft(s.state, Rng(1), bots)
     deck = {(g, v) for g in range(4) if s.rules.signs >> g & 1 for v in range(1, 8)}
     assert all(len(k) == 7 for k in kept) and {c for k in kept for c in k} == deck
     humans = players
@@ -127,11 +127,18 @@ def test_balance_compares_option_sets_on_the_same_seeds(tmp_path, capsys):
     assert main(["balance", "--games", "5", "--set", "", "--set", "jokers=1"]) == 2
 
 
-def test_progress_bar(capsys):
-    sim.bar(5, 20)
-    sim.bar(20, 20)
-    err = capsys.readouterr().err
-    assert "5/20 games" in err and err.endswith("20/20 games\n") and "#" * 30 in err
+def test_progress_bar():
+    """rich's bar, the count, games a second and the time left; none when
+    stderr is not a terminal."""
+    import io
+    out = io.StringIO()
+    with sim.Bar(20, out) as bar:
+        bar(5, 20)
+        bar(20, 20)
+    text = out.getvalue()
+    assert "20/20 games" in text and "games/s" in text and "━" in text
+    with sim.progress_bar(20) as bar:       # pytest's stderr is no terminal
+        assert bar is None
 
 
 def test_the_games_no_one_won_are_counted(capsys):
@@ -243,7 +250,7 @@ def test_balance_intervals_are_paired_by_seed():
 
 
 def _bench():
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
     try:
         import bench_simulate
     finally:
@@ -252,7 +259,7 @@ def _bench():
 
 
 def test_the_speed_bench_says_when_openspiel_is_missing(monkeypatch):
-    """tools/bench_simulate.py's anchor rows need the bench extra; without
+    """tools/bench/bench_simulate.py's anchor rows need the bench extra; without
     it the table says how to get it."""
     bench = _bench()
     monkeypatch.setitem(sys.modules, "pyspiel", None)     # import pyspiel fails

@@ -2,7 +2,7 @@
 in one Bitmap, then each again inverted, read at boot by one
 `bitmaptools.readinto` (C); the canvas's rows are TileGrids over it.
 
-The file (firmware/fonts/altar-mono-12.bin, written by tools/make_font.py
+The file (firmware/fonts/altar-mono-12.bin, written by tools/make/make_font.py
 from the BDF): a line "ALTAR-FONT 2 W H", a line of the N characters in
 the order of their glyphs (UTF-8), then H rows of the strip of 2N glyphs
 (the N, then the N inverted), each row ceil(2N * W / 8) bytes, the first

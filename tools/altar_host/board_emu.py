@@ -36,7 +36,7 @@ from altar_host.emulator import Pixels, rgb_led
 ROOT = _deploy.ROOT
 RUNNER_DIR = os.path.join(ROOT, "tools", "rp2040")
 RUNNER = os.path.join(RUNNER_DIR, "run.mjs")
-XIP = os.path.join(ROOT, "tools", "rp2040_bench", "xip.mjs")
+XIP = os.path.join(ROOT, "tools", "bench", "rp2040_bench", "xip.mjs")
 SHARED = os.environ.get("ALTAR_RP2040") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
 MPY_CROSS = os.path.join(os.path.dirname(SHARED), "circuitpython", "bin", "mpy-cross")
 CACHE = os.environ.get("ALTAR_CP_LIBS_CACHE") or os.path.join(RUNNER_DIR, "pip-cache")
@@ -346,7 +346,7 @@ def run(drive=None, name="pico-display", image=None, max_sec=10, until=None, unt
     and the Feather, whose profiles start their display with auto_refresh
     off, 1 is Altar's first screen (the MacroPad's built-in display draws
     CircuitPython's console first). xip_penalty: cycles a flash read costs
-    when it misses the XIP cache, with tools/rp2040_bench/xip.mjs's cache
+    when it misses the XIP cache, with tools/bench/rp2040_bench/xip.mjs's cache
     model (None: rp2040js's, no misses)."""
     why = missing(install=True, name=name)
     if why:
@@ -440,7 +440,7 @@ def main(argv=None):
     Altar for the board with the probe code.py (add_probe), boot it on real
     CircuitPython in rp2040js, press the keys, print the console and the
     boot's figures, and save the screen the panel shows at the end (whole
-    games: tools/bench_board.py)."""
+    games: tools/bench/bench_board.py)."""
     import argparse
     from altar_host.emulator import Device
     ap = argparse.ArgumentParser(description=main.__doc__)

@@ -79,12 +79,14 @@ def cmd_demo(args):
         lines = [ln for ln in f.read().decode().splitlines() if ln.strip()]
     session = log.load(lines[:1])
     names = summary.seat_names(session.rules.players, session.view()["game"])
-    print("Altar replays %s" % os.path.basename(path))
-    print("players: %s" % ", ".join(session.rules.players))
+    rows = []
     for n, line in enumerate(lines[1:], 2):
         session.do(json.loads(line))
-        print("%3d %-48s %s" % (n, line, summary.state(session.view(), names)))
-    print("result: %s" % summary.result(session.view(), names))
+        rows.append([n, line, summary.state(session.view(), names)])
+    print(summary.render("Altar replays %s\nplayers: %s" % (os.path.basename(path),
+                                                           ", ".join(session.rules.players)),
+                         summary.table(["line", "action", "the state after it"], rows, (0,)),
+                         "result: %s" % summary.result(session.view(), names)))
     return 0
 
 
@@ -199,7 +201,9 @@ def _batch(p, games, what, printed):
                    help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (results do not change)")
 
 
-def main(argv=None):
+def parser():
+    """`altar`'s argument parser, each command's `fn` its default (the docs'
+    tests parse every command they show with it)."""
     p = argparse.ArgumentParser(prog="altar", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version="altar " + _version())
@@ -325,7 +329,11 @@ def main(argv=None):
                          "instead of P1-P4; \"\" for "
                          "none; without it the drive's setting is kept, and none is added")
     p_.set_defaults(fn=cmd_deploy)
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
     return args.fn(args)
 
 

@@ -38,7 +38,7 @@ from altar_host.files import cannot
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Smallest heap in KB for a whole game, from .py and from .mpy: the hungriest
-# game of BENCHMARKS.md's "Device budget" (tools/bench_device.py: every game
+# game of BENCHMARKS.md's "Device budget" (tools/bench/bench_device.py: every game
 # and player count through host_tests/vm_device.py on CircuitPython's 32-bit
 # unix VM, the least `-X heapsize` from which every size prints CPython's
 # output). The difference is compiling the modules at import.

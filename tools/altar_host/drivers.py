@@ -1,5 +1,5 @@
 """The game drivers: one for each trick game, which plays a whole game
-through the engine with bots, a bot a seat (see altar_host.table for what
+through the engine with bots, a bot a seat (see altar_host.card_table for what
 a bot is asked). altar_host.simulate runs its bots' games with them,
 altar_host.randomplay its random logs, altar_host.search its playouts (the
 rest of a series or round), so a seed's game is the same wherever it is
@@ -14,7 +14,7 @@ from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
 from altar import sete_selos_cards as ssc
 from altar.core import Session
-from altar_host import table
+from altar_host import card_table
 
 
 def header(game, players, seed, first=None, options=None, deck=None):
@@ -99,10 +99,10 @@ class Log:
 def sete_selos(st, rng, bots, play, draft=True):
     """Play the game of state st to its end: each series dealt by `rng` and
     drafted (draft False: kept as dealt), then played by `bots` (one a
-    seat: table.seated) as `series` does; each record goes to play(t), which
+    seat: card_table.seated) as `series` does; each record goes to play(t), which
     applies it to st (a Session's play, or a Log's)."""
     while not st.over:
-        hands = table.draft(st, rng, bots) if draft else table.deal(st.rules, rng)
+        hands = card_table.draft(st, rng, bots) if draft else card_table.deal(st.rules, rng)
         series(st, hands, [], bots, play)
 
 
@@ -111,15 +111,15 @@ def series(st, hands, trick, bots, play):
     seats holding `hands`, to its end or the game's: each ritual's cards,
     the redirects and removals the engine asks for; each record to play(t)."""
     end = (st.ritual // 7 + 1) * 7
-    ears = table.watching(bots)
+    ears = card_table.watching(bots)
     while not st.over:
         if st.wait:
-            play(table.answer(st, bots))
+            play(card_table.answer(st, bots))
         elif st.ritual >= end:
             return
         else:
-            seats = ears and table.play_order(st, st.leader)
-            play(table.ritual(st, hands, trick, bots))
+            seats = ears and card_table.play_order(st, st.leader)
+            play(card_table.ritual(st, hands, trick, bots))
             for b in ears:
                 b.seen(seats, trick, st)
             trick = []
@@ -138,17 +138,17 @@ def fantasmagoria(header, rng, bots, log=None, deck=None):
     st = ref.state
     r = ref.rules
     n = r.seats
-    ritual, ghosts = table.fa_deck(r, (r.lo, r.hi))
+    ritual, ghosts = card_table.fa_deck(r, (r.lo, r.hi))
     while not st.over:
         if log:
             log.round()
         deal = list(ritual)
         rng.shuffle(deal)
-        hands = table.fa_deal(r, deal, rng)
+        hands = card_table.fa_deal(r, deal, rng)
         piles = list(ghosts)
         rng.shuffle(piles)
         piles = [piles[i * 3:i * 3 + 3] for i in range(n)]
-        t = table.fa_sacrifice(st, hands, piles, bots, rng)
+        t = card_table.fa_sacrifice(st, hands, piles, bots, rng)
         ref.play(t)
         if log:
             log.sacrifice(t, (fa.SET_TRUMP, st.trump, st.leader))
@@ -165,14 +165,14 @@ def fa_round(st, hands, piles, trick, bots, rng, play, log=None):
     one of `piles` at random (`rng`); each record to play(t), which applies
     it to st. log: a Log told each step (None: no log)."""
     n = st.rules.seats
-    ears = table.watching(bots)
-    while trick or table.fa_goes_on(st, hands):
-        table.fa_trick(st, hands, trick, bots)
+    ears = card_table.watching(bots)
+    while trick or card_table.fa_goes_on(st, hands):
+        card_table.fa_trick(st, hands, trick, bots)
         before = st.possessed
         leader = st.leader
         t = [fa.TRICK] + trick
         play(t)
-        taken = table.fa_possess(st, leader, before, hands, piles, rng)
+        taken = card_table.fa_possess(st, leader, before, hands, piles, rng)
         if log:
             quick = []
             took = []

@@ -16,7 +16,7 @@ over searching the draft (weaker than the heuristic's keep).
 Sete Selos: the draft is remembered as the seat saw it (`Draft`), so a deal
 respects every card seen in the draft, every card played and every sign a
 seat showed it lacks. A playout stops at the series' end, where `value` is
-a model fitted on heuristic games (tools/fit_value.py) rather than the next
+a model fitted on heuristic games (tools/make/fit_value.py) rather than the next
 series played out.
 """
 
@@ -25,7 +25,7 @@ import math
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
-from altar_host import drivers, table
+from altar_host import drivers, card_table
 from altar_host.bots import FaHeuristicBot, HeuristicBot
 
 
@@ -58,7 +58,7 @@ def best(seat, legal, deals, deal, playout):
 
 class Draft:
     """What one seat saw of a series' draft, and what that says of where each
-    card is. Packets go round `table.cycle`, one card kept from each at each
+    card is. Packets go round `card_table.cycle`, one card kept from each at each
     of the 7 rounds, so a packet's 7 cards fill 7 slots: the card kept at
     each round so far, then the cards it still holds. A look at a packet
     shows the cards of its later slots; between two looks, the seats that
@@ -69,7 +69,7 @@ class Draft:
         self.looks = []     # (cards seen, card kept) per round
 
     def start(self, state, me):
-        self.cycle = table.cycle(state)
+        self.cycle = card_table.cycle(state)
         self.me = self.cycle.index(me)
         del self.looks[:]
 
@@ -121,7 +121,7 @@ def _matching(cards, seats, owner, may, rng):
 
 
 # The value of a state at a series' end: P(seat wins) = softmax over seats of
-# features . weights, fitted on heuristic games by tools/fit_value.py (per
+# features . weights, fitted on heuristic games by tools/make/fit_value.py (per
 # player count; the log-loss it reports is in BENCHMARKS.md).
 FEATURES = ("short1", "short2", "live2", "live1", "mixed1", "own", "insanity", "mad1",
             "power", "leads", "banished_own", "banished_insanity")
@@ -199,7 +199,7 @@ class SearchBot(HeuristicBot):
     def play(self, seat, legal, trick, state):
         if len(legal) == 1:
             return legal[0]
-        groups = self.draft.groups(table.deck(state.rules))
+        groups = self.draft.groups(card_table.deck(state.rules))
         hand = self.hand
 
         def playout(hands, card):
@@ -238,7 +238,7 @@ class SearchBot(HeuristicBot):
     def playout(self, st, hands, trick):
         """Play the series on from `trick` by the heuristic and return
         every seat's value at its end."""
-        drivers.series(st, hands, trick, table.seated(st.rules, [self.rest] * st.rules.humans),
+        drivers.series(st, hands, trick, card_table.seated(st.rules, [self.rest] * st.rules.humans),
                        st.apply)
         return value(st)
 
@@ -291,7 +291,7 @@ class FaSearchBot(FaHeuristicBot):
     def _round(self, st):
         """This round's public facts: the deck, and what this seat was dealt."""
         r = st.rules
-        self.ritual, self.ghosts = table.fa_deck(r, (r.lo, r.hi))
+        self.ritual, self.ghosts = card_table.fa_deck(r, (r.lo, r.hi))
         self.dealt = list(self.hand)
         self.owner = {}
 
@@ -337,7 +337,7 @@ class FaSearchBot(FaHeuristicBot):
             hands = [list(h) for h in dealt[0]]
             piles = [list(p) for p in dealt[1]]
             hands[seat] = list(hand)
-            t = table.fa_sacrifice(state, hands, piles,
+            t = card_table.fa_sacrifice(state, hands, piles,
                                    bots[:seat] + [_Sacrifices(card)] + bots[seat + 1:], self.rng)
             sim = clone(state)
             sim.apply(t)

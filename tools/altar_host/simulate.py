@@ -27,7 +27,7 @@ import time
 from altar import log
 from altar.core import Rejected, Session, decode
 from altar.rng import Rng
-from altar_host import drivers, table
+from altar_host import drivers, card_table
 from altar_host.files import wrote
 from altar_host.randomplay import DECK
 from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
@@ -56,7 +56,7 @@ def sete_selos(players, seed, bot_names, options=None, first=None):
     drawn = rng.below(players)
     s = Session(drivers.header("sete-selos", players, seed, drawn if first is None else first,
                                options))
-    drivers.sete_selos(s.state, rng, table.seated(s.rules, _bots(bot_names, BOTS, seed, players)),
+    drivers.sete_selos(s.state, rng, card_table.seated(s.rules, _bots(bot_names, BOTS, seed, players)),
                        s.play)
     return s
 
@@ -406,13 +406,38 @@ def simulate(game, players, bots, games, seed, workers=None, options=None, logs=
     return counts["sets"][0], seconds
 
 
-def bar(done, total):
-    """A progress bar on stderr."""
-    n = 30 * done // max(total, 1)
-    sys.stderr.write("\r[%s%s] %d/%d games" % ("#" * n, "." * (30 - n), done, total))
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+class Bar:
+    """The games done as the chunks finish, drawn by rich on stderr: a bar,
+    the count, games a second and the time left. Open (a context manager)
+    while the batch runs; called as batch()'s `progress`."""
+
+    def __init__(self, total, stream=None):
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeRemainingColumn)
+        self.progress = Progress(BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                 console=Console(file=stream or sys.stderr))
+        self.task = self.progress.add_task("games", total=total, rate="")
+        self.start = time.time()
+
+    def __enter__(self):
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+
+    def __call__(self, done, total):
+        dt = time.time() - self.start
+        self.progress.update(self.task, completed=done,
+                             rate="%.0f games/s" % (done / dt) if dt > 0 else "")
+
+
+def progress_bar(total):
+    """A Bar on a terminal; elsewhere none (the context gives None)."""
+    import contextlib
+    return Bar(total) if sys.stderr.isatty() else contextlib.nullcontext()
 
 
 def parse_options(pairs):
@@ -457,9 +482,10 @@ def balance(args, workers):
     bots = args.bots.split(",")
     first = parse_first(args.first, args.game, args.players)
     sets = [parse_options([kv for kv in s.split(";") if kv]) for s in args.set]
-    counts, secs = batch(args.game, args.players, bots, args.games, args.seed,
-                         [options or None for options in sets], workers, first,
-                         progress=bar if sys.stderr.isatty() else None)
+    with progress_bar(args.games) as bar:
+        counts, secs = batch(args.game, args.players, bots, args.games, args.seed,
+                             [options or None for options in sets], workers, first,
+                             progress=bar)
     rows = []
     for options, c, pairs in zip(sets, counts["sets"], counts["paired"]):
         r = summarise(args.game, args.players, bots, args.seed, c, options, secs, first=first)
@@ -558,10 +584,10 @@ def main(args):
         return 2
     code = 0
     try:
-        with Workers(args.jobs, args.cluster) as workers:
+        with Workers(args.jobs, args.cluster) as workers, progress_bar(args.games) as bar:
             counts, secs = simulate(args.game, args.players, bots, args.games, args.seed,
-                                    workers, options or None, args.logs,
-                                    bar if sys.stderr.isatty() else None, args.chunk, first)
+                                    workers, options or None, args.logs, bar, args.chunk,
+                                    first)
     except Interrupted as stop:
         counts, secs, code = stop.counts, stop.seconds, 130
         sys.stderr.write("\naltar simulate: interrupted: %d of %d games finished, summarised "

@@ -2,9 +2,41 @@
 and the tables of `altar simulate` and `altar balance`. Seats are named as
 the device names them (the header's names, "Ban" for the Banished Cultist
 in a 2-player Sete Selos game), here and in the reports; the JSON for
-machines keeps the contract's seat numbers."""
+machines keeps the contract's seat numbers. The tables are laid out by
+rich, so a long name or option set widens its column instead of pushing
+its row out of line."""
 
+import io
 import textwrap
+
+WIDTH = 240     # room for every column: a table takes its natural width
+
+
+def render(*parts):
+    """Text and rich tables as plain text (no colour, no markup read from
+    the names), a blank line between the parts."""
+    from rich.console import Console
+    out = io.StringIO()
+    console = Console(file=out, width=WIDTH, color_system=None, highlight=False, emoji=False,
+                      markup=False)
+    for i, p in enumerate(parts):
+        if i:
+            console.print()
+        console.print(p)
+    return "\n".join(ln.rstrip() for ln in out.getvalue().splitlines()).strip("\n")
+
+
+def table(head, rows, right=()):
+    """A rich table: `head` the column titles, `rows` lists of cells, the
+    columns numbered in `right` aligned right (numbers)."""
+    from rich import box
+    from rich.table import Table
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for i, h in enumerate(head):
+        t.add_column(h, justify="right" if i in right else "left", no_wrap=True)
+    for r in rows:
+        t.add_row(*[str(c) for c in r])
+    return t
 
 
 def seat_names(players, game):
@@ -125,7 +157,7 @@ def _rate(rate, interval):
 def _rate_rows(names, first, wins, rates, intervals):
     """Table rows: a name, `first` (a column such as the seat's bot), wins,
     the win rate and its interval."""
-    return ["%-9s %-10s %5d  %s" % (name, f, w, _rate(r, ci))
+    return [[name, f, w, _rate(r, ci)]
             for name, f, w, r, ci in zip(names, first, wins, rates, intervals)]
 
 
@@ -136,22 +168,23 @@ def simulation(s):
     names = seat_names(s["players"], s["game"])
     bots = s["bots"] if len(s["bots"]) > 1 else s["bots"] * s["players"]
     bots = bots + ["(dummy)"] * (len(names) - len(bots))
-    lines = ["%s, %d players, %d games from seed %d%s" % (
+    title = "%s, %d players, %d games from seed %d%s" % (
         s["game"], s["players"], n, s["seed"],
-        ", %.1f games/s" % s["games_per_second"] if s["games_per_second"] else ""),
-        "", "seat      bot        wins   win rate [95% interval]"]
-    lines += _rate_rows(names, bots, s["wins"], s["win_rate"], s["win_rate_95"])
+        ", %.1f games/s" % s["games_per_second"] if s["games_per_second"] else "")
+    head = ["wins", "win rate [95% interval]"]
+    seats = _rate_rows(names, bots, s["wins"], s["win_rate"], s["win_rate_95"])
     # the games no one won, so that the rows add up to the games played
-    lines += _rate_rows(["no winner"], [""], [s["no_winner"]], [s["no_winner_rate"]],
+    seats += _rate_rows(["no winner"], [""], [s["no_winner"]], [s["no_winner_rate"]],
                         [s["no_winner_rate_95"]])
-    lines += ["", "position            wins   win rate [95% interval]"]
-    lines += _rate_rows(position_names(s["players"], s["game"]), [""] * len(names),
-                        s["position_wins"], s["position_win_rate"], s["position_win_rate_95"])
-    lines += [""] + textwrap.wrap(positions_note(s["game"], s["players"], s["first"]), 79)
-    lines += ["", "endings: " + ", ".join("%s %d" % (k, v) for k, v in sorted(s["endings"].items()))]
+    positions = [[p, w, r] for p, _, w, r in _rate_rows(
+        position_names(s["players"], s["game"]), [""] * len(names), s["position_wins"],
+        s["position_win_rate"], s["position_win_rate_95"])]
+    tail = textwrap.wrap(positions_note(s["game"], s["players"], s["first"]), 79)
+    tail += ["", "endings: " + ", ".join("%s %d" % (k, v) for k, v in sorted(s["endings"].items()))]
     if s.get("options"):
-        lines.append("options: %s" % s["options"])
-    return "\n".join(lines)
+        tail.append("options: %s" % s["options"])
+    return render(title, table(["seat", "bot"] + head, seats, (2,)),
+                  table(["position"] + head, positions, (1,)), "\n".join(tail))
 
 
 def _label(options):
@@ -170,26 +203,25 @@ def balance(result):
     95% interval."""
     players, game = result["players"], result["game"]
 
-    def row(label, cells):
-        return ("  %-10s" % label + "".join("%-24s" % c for c in cells)).rstrip()
-
-    def table(names, by, more=lambda r: []):
-        """by: "" (seats) or "position_"; more(r): win-rate cells after the rates'."""
-        out = [row("", names)]
+    def sets(names, by, more=lambda r: []):
+        """by: "" (seats) or "position_"; more(r): win-rate cells after the
+        rates'. Each option set's full label is a row of its own."""
+        rows = []
         for i, r in enumerate(result["sets"]):
             rates = r[by + "win_rate"]
-            out += [_label(r["options"]),
-                    row("win rate", [_rate(x, ci) for x, ci in zip(rates, r[by + "win_rate_95"])]
-                        + more(r)),
-                    row("change", ["(baseline)"] * len(rates) if i == 0 else
-                        [_change(d, ci) for d, ci in r[by + "win_rate_change"]])]
-        return out
-    lines = ["%s, %d players, bots %s, %d games a set from seed %d (the same seeds for each)"
-             % (game, players, ",".join(result["bots"]), result["games"], result["seed"]), ""]
+            rows += [[_label(r["options"])] + [""] * len(names),
+                     ["  win rate"] + [_rate(x, ci) for x, ci in zip(rates, r[by + "win_rate_95"])]
+                     + more(r),
+                     ["  change"] + (["(baseline)"] * len(rates) if i == 0 else
+                                     [_change(d, ci) for d, ci in r[by + "win_rate_change"]])
+                     + [""] * (len(names) - len(rates))]
+        return table(["option set"] + names, rows)
+    title = ("%s, %d players, bots %s, %d games a set from seed %d (the same seeds for each)"
+             % (game, players, ",".join(result["bots"]), result["games"], result["seed"]))
     # by seat, the games no one won last, so that a row adds up to 100%
-    lines += table(seat_names(players, game) + ["no winner"], "",
+    by_seat = sets(seat_names(players, game) + ["no winner"], "",
                    lambda r: [_rate(r["no_winner_rate"], r["no_winner_rate_95"])])
-    lines += [""] + table(position_names(players, game), "position_")
-    lines += [""] + textwrap.wrap(positions_note(game, players, result["first"]), 79)
-    lines += [""] + textwrap.wrap("Change, in percentage points: %s." % result["change"], 79)
-    return "\n".join(lines)
+    notes = textwrap.wrap(positions_note(game, players, result["first"]), 79)
+    notes += [""] + textwrap.wrap("Change, in percentage points: %s." % result["change"], 79)
+    return render(title, by_seat, sets(position_names(players, game), "position_"),
+                  "\n".join(notes))

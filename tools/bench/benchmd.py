@@ -5,7 +5,7 @@ import os
 import shutil
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH = os.path.join(ROOT, "BENCHMARKS.md")
 CP_HOME = os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")
 

@@ -12,7 +12,7 @@ adafruit_bitmap_font read the same glyphs from a PCF one at a time, 0.33 s
 at boot on the Pico (BENCHMARKS.md). The BDF stays the readable source; host_tests/test_glyphs.py
 checks that the strip is the BDF's glyphs, bit for bit.
 
-    .venv/bin/python tools/make_font.py [SOURCE.bdf]
+    .venv/bin/python tools/make/make_font.py [SOURCE.bdf]
 
 SOURCE defaults to the Terminus 12 BDF that adafruit-blinka-displayio ships
 (displayio/resources/ter-u12n.bdf, the same font as Debian's xfonts-terminus).
@@ -21,7 +21,7 @@ SOURCE defaults to the Terminus 12 BDF that adafruit-blinka-displayio ships
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bdf")
 STRIP = OUT[:-4] + ".bin"
 
@@ -65,7 +65,7 @@ def subset(src, codes):
         out.append(line)
         if line.startswith("STARTFONT"):
             out.append("COMMENT Altar Mono 12: a subset of Terminus Font 12 (SIL OFL 1.1),")
-            out.append("COMMENT made by tools/make_font.py; see LICENSE-altar-mono.txt")
+            out.append("COMMENT made by tools/make/make_font.py; see LICENSE-altar-mono.txt")
     return "\n".join(out) + "\n" + "".join(glyphs[c] for c in codes) + "ENDFONT\n"
 
 

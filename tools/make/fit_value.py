@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the search bots' value of a series' or round's end (altar_host.search).
 
-    .venv/bin/python tools/fit_value.py [--games N] [--seed S]
+    .venv/bin/python tools/make/fit_value.py [--games N] [--seed S]
 
 Plays N games of heuristic bots for each player count of Sete Selos (N / 4
 of Fantasmagória, slower), takes the state after every series or round that
@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [os.path.join(ROOT, "lib"), os.path.join(ROOT, "tools")]
 
 from altar.core import Session  # noqa: E402

@@ -1,4 +1,4 @@
-"""Timing driver for tools/bench_speed.py: the same code on CPython, the
+"""Timing driver for tools/bench/bench_speed.py: the same code on CPython, the
 CircuitPython unix VM and real CircuitPython on an (emulated) RP2040.
 
     main(folder, reps, keys_seed)

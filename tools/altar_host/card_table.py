@@ -1,5 +1,6 @@
-"""How the trick games' tables play, for bots: what the engine does not
-model (the deal, the draft, the ghost piles, asking each seat in turn).
+"""The card table the bots play at (not a text table): what the engine
+does not model (the deal, the draft, the ghost piles, asking each seat in
+turn).
 Which cards a seat may play is the engine's rule (`legal` in
 altar.sete_selos_cards and altar.fantasmagoria_cards). altar_host.drivers
 plays whole games and playouts with these, so all follow one set of table

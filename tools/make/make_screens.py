@@ -9,7 +9,7 @@ import os
 
 from PIL import Image
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 SETE = ("new-game", "players", "board", "winner", "value", "revealed", "redirect", "series",
         "remove", "over", "menu", "names-power")
