@@ -21,8 +21,8 @@ Adding a board: its profile module here, and its line in BOARDS below (the
 profile's name and the board_ids it serves). Everything else follows: altar
 deploy and altar emulate's --board (spelt with dashes: pico-display), the
 emulator, the tests. Only a display driver the emulator has no fake of yet
-needs one (altar_host.emulator.Hardware), and a library deploy has never
-shipped its PyPI package (altar_host.board_emu.LIBS).
+needs one (altar_host.device.emulator.Hardware), and a library deploy has never
+shipped its PyPI package (altar_host.device.board_emu.LIBS).
 """
 
 # Each profile and the board.board_id values it serves, the first the one

@@ -8,8 +8,8 @@ clock running the app's loop, so that both play the same timeline: an
 input that starts a light effect waits until the effect is over."""
 
 import boards
-from altar_host import board_emu
-from altar_host.emulator import Device, png_pixels
+from altar_host.device import board_emu
+from altar_host.device.emulator import Device, png_pixels
 from device_driver import goto, new_game, play, ritual, value_of
 from test_device import TOUR, play_two_player_game, tour
 from test_device_games import FA_PILES, fa_end_round, fa_tour, ra_tour

@@ -10,7 +10,7 @@ Everything is built at import from fixed seeds, so it is the same on every run.
 import json
 
 from altar.core import Session
-from altar_host.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
+from altar_host.sim.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
 
 H2 = {"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia"]}
 H3 = {"altar": 1, "game": "sete-selos", "players": ["Ana", "Bia", "Caio"]}

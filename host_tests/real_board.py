@@ -17,9 +17,9 @@ import shutil
 import pytest
 
 from altar_fw.journal import SYNC
-from altar_host import board_emu, displaylog
-from altar_host.console import dump_to_log
-from altar_host.emulator import Device, FlashNVM, png_pixels
+from altar_host.device import board_emu, displaylog
+from altar_host.device.console import dump_to_log
+from altar_host.device.emulator import Device, FlashNVM, png_pixels
 from board_script import START
 from conftest import HERE
 

@@ -16,8 +16,8 @@ import pytest
 import boards
 from altar_fw import inputs
 from altar_fw import ui as U
-from altar_host import board_emu
-from altar_host.emulator import Device, Hardware, I2C
+from altar_host.device import board_emu
+from altar_host.device.emulator import Device, Hardware, I2C
 
 
 class Screen(tuple):

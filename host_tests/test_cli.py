@@ -12,7 +12,8 @@ import pytest
 from altar.core import Rejected
 from altar_fw import ui as U
 from altar_fw.journal import BEGIN, END
-from altar_host import cli, simulate as sim
+from altar_host import cli
+from altar_host.sim import simulate as sim
 from altar_host.cli import main
 
 
@@ -178,7 +179,7 @@ def test_dump_reads_a_board_without_the_emulator(tmp_path):
     game = tmp_path / "game.jsonl"
     code = ("import sys; from altar_host.cli import main; "
             "assert main(['dump', sys.argv[1], '-o', sys.argv[2]]) == 0; "
-            "print(sorted(m for m in ('displayio', 'PIL', 'altar_fw.app', 'altar_host.emulator') "
+            "print(sorted(m for m in ('displayio', 'PIL', 'altar_fw.app', 'altar_host.device.emulator') "
             "if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code, capture(tmp_path, GAME), str(game)],
                        capture_output=True, text=True)

@@ -12,7 +12,7 @@ import dask
 import pytest
 from dask.distributed import LocalCluster
 
-from altar_host import simulate as sim
+from altar_host.sim import simulate as sim
 from altar_host.cli import main
 
 GAME = ("fantasmagoria", 3, ["heuristic", "random"])

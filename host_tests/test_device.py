@@ -12,7 +12,7 @@ import pytest
 from altar import log
 from altar_fw import sete_selos as screens
 from altar_fw import ui as U
-from altar_host.emulator import Device, FlashNVM, png_pixels
+from altar_host.device.emulator import Device, FlashNVM, png_pixels
 from conftest import HERE, ROOT, journaled
 from device_driver import BOARDS, goto, new_game, play, read_on, redirect, remove, ritual
 
@@ -138,7 +138,7 @@ def tour_game():
     whose tie an Elder breaks (found once by searching seeds)."""
     from altar.core import Session
     from altar.sete_selos import removals
-    from altar_host.randomplay import sete_selos_game
+    from altar_host.sim.randomplay import sete_selos_game
     for seed in range(500):
         h, actions = sete_selos_game(3, seed, quick=100)
         s = Session(h)
@@ -345,7 +345,7 @@ def test_boot_replays_undos_once_to_the_same_game(game, players, seed):
     same state and history as playing every frame in turn, undos included
     (each of which replays the whole game), and nothing else refused."""
     from altar_fw import journal
-    from altar_host import randomplay
+    from altar_host.sim import randomplay
     gen = {"sete-selos": randomplay.sete_selos_game, "fantasmagoria": randomplay.fantasmagoria_game,
            "ritos-ancestrais": randomplay.ritos_game}[game]
     h, actions = gen(players=players, seed=seed, undo=50)

@@ -14,7 +14,7 @@ from altar.jsonout import dumps
 from altar_fw import fantasmagoria as fa_screens
 from altar_fw import ritos_ancestrais as ra_screens
 from altar_fw import lang_en, lang_pt, ui as U
-from altar_host.emulator import Device, FlashNVM, png_pixels
+from altar_host.device.emulator import Device, FlashNVM, png_pixels
 from conftest import HERE
 from device_driver import BOARDS, goto, random_game, value_of
 
@@ -447,7 +447,7 @@ def test_golden_screens_of_the_new_games(board, tour):
 # -- languages ---------------------------------------------------------------------------------
 
 def test_every_string_fits_and_every_glyph_is_in_the_font():
-    from altar_host.emulator import load_font
+    from altar_host.device.emulator import load_font
     font = load_font()
     tables = [dict(ln.split("=", 1) for ln in m.TEXT.splitlines()) for m in (lang_en, lang_pt)]
     assert set(tables[0]) == set(tables[1]) and len(tables[0]) == lang_pt.TEXT.count("\n")

@@ -424,7 +424,7 @@ def test_the_readmes_real_firmware_pictures_are_the_hosts_screens(board):
     CircuitPython drew in rp2040js after tools/rp2040/two-rituals.keys
     (board_emu --png; the Pico's command is run by test_real_firmware.py),
     is the host emulator's screen after the same keys."""
-    from altar_host.emulator import Device, png_pixels
+    from altar_host.device.emulator import Device, png_pixels
     dev = Device(board)
     with open(os.path.join(ROOT, "tools", "rp2040", "two-rituals.keys"), encoding="utf-8") as f:
         for line in f:

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from altar_host import emulate
+from altar_host.device import emulate
 from altar_host.cli import BOARD_NAMES, main
-from altar_host.emulator import Device
+from altar_host.device.emulator import Device
 from conftest import terminal
 
 

@@ -22,8 +22,8 @@ import pytest
 
 from altar import log
 from altar_fw.ui import GAMES as GAME_LIST
-from altar_host import emulate
-from altar_host.emulator import Device
+from altar_host.device import emulate
+from altar_host.device.emulator import Device
 from device_driver import goto, new_game, play, value_of
 from test_device import TOUR
 from test_device_games import fa_tour, ra_tour

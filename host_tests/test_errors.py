@@ -12,7 +12,7 @@ import pytest
 
 from altar import log
 from altar.core import Rejected, Session
-from altar_host.randomplay import sete_selos_game
+from altar_host.sim.randomplay import sete_selos_game
 from conftest import LIB, ROOT, VMS, have, rejects, run_replay
 from logcases import ERRORS, H2, H3, H4, UNDO, VALID, q, text
 

@@ -5,8 +5,8 @@ import pytest
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar.core import Rejected, Session
-from altar_host import card_table
-from altar_host.randomplay import DECK, fantasmagoria_game
+from altar_host.sim import card_table
+from altar_host.sim.randomplay import DECK, fantasmagoria_game
 from conftest import do_checked, rejects
 
 
@@ -717,7 +717,7 @@ def test_a_misdeal_leaves_a_leader_only_ghosts_and_the_table_plays_on(mode, bot)
     only_ghosts "lead" its bot leads a ghost and the engine takes it; with
     "end" the table ends the round and the engine takes the leftover."""
     from altar.rng import Rng
-    from altar_host.simulate import FA_BOTS
+    from altar_host.sim.simulate import FA_BOTS
     s = started(trump=1, leader=0, options={"only_ghosts": mode})
     st = s.state
     card = lambda c: fc.card(s.rules, c)

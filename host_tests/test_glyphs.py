@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from altar_fw import font as F
-from altar_host import emulator
+from altar_host.device import emulator
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "tools", "make"))

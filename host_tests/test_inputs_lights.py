@@ -7,7 +7,7 @@ import pytest
 
 from altar_fw.inputs import BACK, LONG_MS, NEXT, OK, PREV, UNDO, Presses, ticks_diff
 from altar_fw.lights import BANISHED, EFFECTS, SEAT_COLOURS, Lights
-from altar_host.emulator import TICKS_START, TICKS_WRAP, Device, Pixels
+from altar_host.device.emulator import TICKS_START, TICKS_WRAP, Device, Pixels
 from device_driver import new_game, ritual
 from conftest import terminal
 

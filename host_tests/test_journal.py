@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from altar.core import Rejected, Session, encode
 from altar_fw import journal as J
 from altar_fw import ui as U
-from altar_host import randomplay
-from altar_host.emulator import Device, FlashNVM
+from altar_host.sim import randomplay
+from altar_host.device.emulator import Device, FlashNVM
 from conftest import HERE, journaled, snapshot
 
 SS3 = {"altar": 1, "game": "sete-selos", "players": ["P1", "P2", "P3"]}

@@ -19,7 +19,7 @@ import pytest
 from altar import log
 from altar_fw.journal import BEGIN, END, MARK, SYNC
 from altar_host import live
-from altar_host.emulator import Device
+from altar_host.device.emulator import Device
 from conftest import ROOT, browser  # noqa: F401 (a fixture)
 from test_device import tour
 from test_device_games import fa_tour, ra_tour

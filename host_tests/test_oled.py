@@ -1,4 +1,4 @@
-"""altar_host.sh1106 and sh1107 (the models in altar_host.oled), the decoders
+"""altar_host.device.sh1106 and sh1107 (the models in altar_host.device.oled), the decoders
 of the MacroPad's and the FeatherWing's displays, without the emulated
 board: the bytes Adafruit's real SH1107 driver sends through Blinka's
 displayio for the Feather profile (and what another rotation would show),
@@ -13,9 +13,9 @@ import busdisplay
 import displayio
 
 import boards
-from altar_host import displaylog as L
-from altar_host import sh1106, sh1107
-from altar_host.emulator import Device, Hardware, png_pixels
+from altar_host.device import displaylog as L
+from altar_host.device import sh1106, sh1107
+from altar_host.device.emulator import Device, Hardware, png_pixels
 
 
 def runs(writes):
@@ -176,7 +176,7 @@ def test_the_macropads_pages_show_what_displayio_draws(monkeypatch):
     drawn, changed and gone), the chip's glass is what displayio draws of
     the same canvas, and only pages under changed rows were sent."""
     from test_device_games import fa_tour
-    from altar_host.emulator import FrameDisplay
+    from altar_host.device.emulator import FrameDisplay
     dev = Device("macropad")
     chip = dev.display
     displayio.release_displays()          # the device's own display takes no refresh

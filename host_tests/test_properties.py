@@ -11,9 +11,9 @@ from altar import log
 from altar.core import Rejected, Session
 from altar import fantasmagoria as fa
 from altar.rng import Rng
-from altar_host import drivers, card_table
-from altar_host.bots import FaRandomBot
-from altar_host.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
+from altar_host.sim import drivers, card_table
+from altar_host.sim.bots import FaRandomBot
+from altar_host.sim.randomplay import DECK, fantasmagoria_game, ritos_game, sete_selos_game
 from conftest import do_checked, header, snapshot
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)

@@ -19,9 +19,10 @@ import boards
 from altar import log
 from altar.core import Session
 from altar_fw.journal import BEGIN, MARK
-from altar_host import board_emu, live
+from altar_host import live
+from altar_host.device import board_emu
 from altar_fw.lights import SEAT_COLOURS
-from altar_host.emulator import Device, png_pixels, rgb_led
+from altar_host.device.emulator import Device, png_pixels, rgb_led
 from conftest import HERE, browser  # noqa: F401 (a fixture)
 from board_script import NAMES, START, named, opening, two_player, whole_game
 from real_board import (assert_exported, assert_lights, assert_resumed, assert_screens, boot, cut,

@@ -12,8 +12,8 @@ from PIL import Image
 from matplotlib.colors import to_hex
 
 from altar_fw.lights import BANISHED, SEAT_COLOURS
-from altar_host import report
-from altar_host import simulate as sim
+from altar_host.sim import report
+from altar_host.sim import simulate as sim
 
 PLOTS = ("winrate.png", "winrate-position.png", "lengths.png", "endings.png", "scores.png")
 

@@ -9,7 +9,7 @@ import pytest
 from altar import log
 from altar import ritos_ancestrais as ra
 from altar.core import Rejected, Session
-from altar_host.randomplay import ritos_game
+from altar_host.sim.randomplay import ritos_game
 from conftest import do_checked, rejects
 
 

@@ -12,10 +12,10 @@ from altar import sete_selos_cards as ssc
 from altar import log
 from altar.core import Session
 from altar.rng import Rng
-from altar_host import drivers, search, card_table
-from altar_host import simulate as sim
-from altar_host.bots import FaHeuristicBot, RandomBot
-from altar_host.randomplay import DECK, fantasmagoria_game, sete_selos_game
+from altar_host.sim import drivers, search, card_table
+from altar_host.sim import simulate as sim
+from altar_host.sim.bots import FaHeuristicBot, RandomBot
+from altar_host.sim.randomplay import DECK, fantasmagoria_game, sete_selos_game
 
 
 def _fa_game(players, seed, bots):

@@ -303,7 +303,7 @@ def test_2p_removals_go_round_the_last_series_seats():
     """A whole random game that ends by power with P2 first in series 3,
     the last ritual won by P1: removals go P1, the Banished (to P1's left
     now), P2; with the fixed seats P1, P2, the Banished."""
-    from altar_host.randomplay import sete_selos_game
+    from altar_host.sim.randomplay import sete_selos_game
     h, a = sete_selos_game(2, 21, quick=100)
     for seating, banished_before_p2 in (("follow", True), ("fixed", False)):
         s = play(dict(h, options={"banished_seating": seating}), a[:a.index(

@@ -17,7 +17,7 @@ from altar.core import Session
 from altar_fw.journal import BEGIN, END
 from altar_fw.ui import strings
 from altar_host.cli import main
-from altar_host.randomplay import ritos_game, sete_selos_game
+from altar_host.sim.randomplay import ritos_game, sete_selos_game
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
 from conftest import chromium

@@ -13,9 +13,9 @@ import pytest
 
 from altar import log
 from altar.rng import Rng
-from altar_host import simulate as sim
-from altar_host import card_table
-from altar_host.bots import RandomBot
+from altar_host.sim import simulate as sim
+from altar_host.sim import card_table
+from altar_host.sim.bots import RandomBot
 from altar_host.cli import main
 from conftest import ROOT, VMS, have, run_replay
 

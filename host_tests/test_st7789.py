@@ -1,4 +1,4 @@
-"""altar_host.st7789, the ST7789 decoder the RP2040 runner's SPI capture goes
+"""altar_host.device.st7789, the ST7789 decoder the RP2040 runner's SPI capture goes
 through, without the emulator: on the bytes the Pico Display profile's
 BusDisplay sends through Blinka's displayio, on the golden
 pico-display screen sent as CircuitPython's core sends it, and on the chip's
@@ -12,9 +12,9 @@ import busdisplay
 import displayio
 
 import boards
-from altar_host import displaylog as L
-from altar_host import st7789 as S
-from altar_host.emulator import Device, DigitalInOut, Hardware, SPI, png_pixels
+from altar_host.device import displaylog as L
+from altar_host.device import st7789 as S
+from altar_host.device.emulator import Device, DigitalInOut, Hardware, SPI, png_pixels
 from conftest import HERE
 
 GOLDEN = os.path.join(HERE, "golden", "screens", "pico-display-board.png")

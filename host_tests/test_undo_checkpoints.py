@@ -13,7 +13,7 @@ import pytest
 from altar import core
 from altar.core import CHECKPOINT_EVERY as K, CHECKPOINTS, Rejected, Session, copy_value
 from altar import log
-from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
+from altar_host.sim.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
 from conftest import HERE, snapshot, vm_run
 
 # (game, players, seed, entry): entry is Sete Selos' and Fantasmagória's

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from altar_fw.lights import SEAT_COLOURS
-from altar_host import emulate
-from altar_host.emulator import Device, FlashNVM, png_pixels
+from altar_host.device import emulate
+from altar_host.device.emulator import Device, FlashNVM, png_pixels
 from conftest import ROOT
 from real_board import golden
 
@@ -39,7 +39,7 @@ def xvfb():
 
 
 def opened(board, tmp_path):
-    from altar_host.window import Window
+    from altar_host.device.window import Window
     dev = Device(board, FlashNVM(str(tmp_path / "flash.bin")))
     serial = emulate.Serial(str(tmp_path / "serial.log"))
     win = Window(dev, str(tmp_path / "flash.bin"),

@@ -91,17 +91,17 @@ def cmd_demo(args):
 
 
 def cmd_emulate(args):
-    from altar_host import emulate
+    from altar_host.device import emulate
     return emulate.main(args)
 
 
 def cmd_simulate(args):
-    from altar_host import simulate
+    from altar_host.sim import simulate
     return simulate.main(args)
 
 
 def cmd_balance(args):
-    from altar_host import simulate
+    from altar_host.sim import simulate
     return simulate.main_balance(args)
 
 
@@ -114,7 +114,7 @@ def cmd_dump(args):
     """The lines between the export markers, checked by replaying them: to
     standard output, or to a file with a line on standard error saying what
     it holds."""
-    from altar_host import console
+    from altar_host.device import console
     if args.sheet and args.output == "-":
         # Refused before listening: the export is read off the port only once.
         print("altar dump: --sheet needs -o LOG: the sheet is written beside the log",

@@ -29,7 +29,7 @@ from altar.jsonin import loads
 from altar_fw.journal import BEGIN, END, MARK, SYNC
 from altar_fw.ui import GAMES, play_class, seat_names
 from altar_host import sheet, sheet_games, summary
-from altar_host.console import CONSOLE_CODES
+from altar_host.device.console import CONSOLE_CODES
 from altar_host.sheet_facts import facts
 
 _WARNINGS = 5          # the page keeps the last few

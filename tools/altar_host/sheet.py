@@ -15,7 +15,8 @@ import json
 
 from altar import log
 from altar_fw.ui import GAMES
-from altar_host import report, sheet_games, sheet_plots, summary
+from altar_host import sheet_games, sheet_plots, summary
+from altar_host.sim import report
 from altar_host.sheet_facts import facts
 from altar_host.sheet_text import Words
 

@@ -1,5 +1,5 @@
 """The game sheet's pictures, drawn by matplotlib on the Agg canvas in the
-simulation report's style (altar_host.report): the Elders board, and a line
+simulation report's style (altar_host.sim.report): the Elders board, and a line
 per seat over the game. Seats have the device's NeoPixel colours
 (report.seat_colour).
 """
@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from altar_host.report import DPI, _figure
+from altar_host.sim.report import DPI, _figure
 
 REVEALED = "#EFE3C0"    # a revealed Elder's band: parchment, under any seat's colour
 SPREAD = 0.04   # lines of seats with equal values are drawn this far apart

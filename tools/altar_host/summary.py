@@ -55,7 +55,7 @@ ORDINALS = ("1st", "2nd", "3rd", "4th")
 def position_names(players, game):
     """The name of each position in turn order from the first player
     (1st, 2nd, ...), then "Ban" for the Banished Cultist, which is a
-    position of its own (altar_host.simulate.positions)."""
+    position of its own (altar_host.sim.simulate.positions)."""
     names = list(ORDINALS[:players])
     if game == "sete-selos" and players == 2:
         names.append("Ban")

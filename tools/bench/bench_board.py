@@ -7,7 +7,7 @@ boot, inputs, resume and heap, in emulated time.
 
 For each board:
 1. Deploys Altar with the CircuitPython libraries from PyPI
-   (tools/altar_host/board_emu.py), as .mpy.
+   (tools/altar_host/device/board_emu.py), as .mpy.
 2. Plays its whole game on the host emulator (host_tests/board_script.py):
    on the Pico Display and the MacroPad the golden Sete Selos tour (3
    players, to a power end; the MacroPad by its value keys and the encoder),
@@ -45,8 +45,8 @@ sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [os.path.join(ROOT, d) for d in ("lib", "firmware", "tools", "host_tests")]
 
-from altar_host import board_emu, displaylog  # noqa: E402
-from altar_host.emulator import Device, FlashNVM, png_pixels  # noqa: E402
+from altar_host.device import board_emu, displaylog  # noqa: E402
+from altar_host.device.emulator import Device, FlashNVM, png_pixels  # noqa: E402
 from benchmd import kb, md_table, write_section  # noqa: E402
 from bench_replay import machine  # noqa: E402
 

@@ -113,7 +113,7 @@ def out(cmd):
 def display_table():
     import boards
     from altar_fw.ui import COLS
-    from altar_host.emulator import load_font
+    from altar_host.device.emulator import load_font
     font = load_font()
     tiles = 2 * font.count                  # each glyph, then inverted
     # CircuitPython packs a 1-bit row in 32-bit words

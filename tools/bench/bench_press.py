@@ -41,7 +41,7 @@ sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [os.path.join(ROOT, d) for d in ("lib", "firmware", "tools", "host_tests")]
 
-from altar_host import board_emu  # noqa: E402
+from altar_host.device import board_emu  # noqa: E402
 from bench_board import TITLES, plays  # noqa: E402
 from benchmd import md_table, write_section  # noqa: E402
 

@@ -52,7 +52,7 @@ sys.path[:0] = [LIB, os.path.join(ROOT, "tools")]
 from altar import log  # noqa: E402
 from benchmd import cp_tool, kb, md_table, smallest_heap, venv_tool  # noqa: E402
 from altar_host.deploy import compile_tree  # noqa: E402
-from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game  # noqa: E402
+from altar_host.sim.randomplay import fantasmagoria_game, ritos_game, sete_selos_game  # noqa: E402
 
 # (game label, log-name prefix, generator, engine module the log's header
 # selects, player counts)
@@ -481,14 +481,14 @@ run took {elapsed:.0f} s); rerun it to refresh this section.
 ## Method
 
 The logs are the longest whole random legal games from
-`altar_host.randomplay.sete_selos_game` over seeds 0..{seedmax} for 2, 3 and 4
+`altar_host.sim.randomplay.sete_selos_game` over seeds 0..{seedmax} for 2, 3 and 4
 players (no undo, rituals entered as cards), the longest with `undo=50` (half
 the actions followed by undo and redo; undo resets the state and replays the
 kept actions, the heaviest case) and the 4-player header alone (the cost of
 loading the code). The Fantasmagória logs (rows `fa-…`) are picked the same
-way from `altar_host.randomplay.fantasmagoria_game` (3 and 4 players, referee
+way from `altar_host.sim.randomplay.fantasmagoria_game` (3 and 4 players, referee
 entry with the example deck: every trick entered as cards, 3 rounds), and the
-Ritos Ancestrais logs (rows `ritos-…`) from `altar_host.randomplay.ritos_game`
+Ritos Ancestrais logs (rows `ritos-…`) from `altar_host.sim.randomplay.ritos_game`
 (2, 3 and 4 players), over the same seeds, each with the longest `undo=50`
 game over its player counts and its 4-player header alone. The rows
 `example-…` are the bundled examples in `tools/altar_host/examples/`.

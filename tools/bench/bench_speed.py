@@ -135,7 +135,7 @@ def board_image(tmp, data, mpy, reps):
         shutil.copy(os.path.join(data, fn), drive)
     with open(os.path.join(drive, "code.py"), "w") as f:
         f.write("import speed_driver\nspeed_driver.main('', %d, %d, True)\n" % (reps, KEYS_SEED))
-    from altar_host import board_emu
+    from altar_host.device import board_emu
     return board_emu.fat_image(drive, os.path.join(tmp, "circuitpy.img"))
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the search bots' value of a series' or round's end (altar_host.search).
+"""Fit the search bots' value of a series' or round's end (altar_host.sim.search).
 
     .venv/bin/python tools/make/fit_value.py [--games N] [--seed S]
 
@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path[:0] = [os.path.join(ROOT, "lib"), os.path.join(ROOT, "tools")]
 
 from altar.core import Session  # noqa: E402
-from altar_host import search, simulate  # noqa: E402
+from altar_host.sim import search, simulate  # noqa: E402
 
 
 def samples(players, seeds, fa_round=0):

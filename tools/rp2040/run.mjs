@@ -106,7 +106,7 @@ const boardName = args.board || 'pico-display';
 const board = BOARDS[boardName];
 if (!board) { console.error(`run.mjs: unknown --board ${args.board}; one of ${Object.keys(BOARDS).join(', ')}`); process.exit(2); }
 const uf2Path = args.uf2 || path.join(shared, 'firmware', board.uf2);
-if (args.describe) { // the board as this runner runs it, for tools/altar_host/board_emu.py
+if (args.describe) { // the board as this runner runs it, for tools/altar_host/device/board_emu.py
   console.log(JSON.stringify({ ...board, board: boardName, uf2: uf2Path, drive_kb: board.flashMB * 1024 - 1024 }));
   process.exit(0);
 }

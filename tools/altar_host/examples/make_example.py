@@ -3,7 +3,7 @@
 import os
 
 from altar import log
-from altar_host.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
+from altar_host.sim.randomplay import fantasmagoria_game, ritos_game, sete_selos_game
 
 EXAMPLES = {
     "sete-selos-4p.jsonl": lambda: sete_selos_game(4, seed=1, quick=10),

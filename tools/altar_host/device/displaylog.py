@@ -1,7 +1,7 @@
 """The runner's display log (`run.mjs --spi FILE`, tools/rp2040/FORMAT.md)
 and the glass a panel model makes of it.
 
-A panel model (altar_host.st7789, sh1106, sh1107) takes the bytes as the
+A panel model (altar_host.device.st7789, sh1106, sh1107) takes the bytes as the
 chip does, `feed(kind, bytes)`: kind "C" for command bytes (SPI, D/C low),
 "D" for data bytes (SPI, D/C high; on I2C the bytes of one write), "I" for
 the start of an I2C write; and shows its glass as `rgb()` (rows of R, G, B
@@ -17,7 +17,7 @@ command bytes on one "C" line, spaces inside hex. decode(path, panel,
 until=t) stops before the first command or write sent after t: the glass as
 it was at emulated time t.
 
-    python -m altar_host.displaylog LOG OUT.png [--panel st7789|sh1106|sh1107] [--scale N]
+    python -m altar_host.device.displaylog LOG OUT.png [--panel st7789|sh1106|sh1107] [--scale N]
 """
 
 import importlib
@@ -145,7 +145,7 @@ def panel(name):
     """A new model of the panel `name` (one of PANELS), as its board has it."""
     if name not in PANELS:
         raise ValueError("unknown panel %r; one of %s" % (name, ", ".join(PANELS)))
-    return importlib.import_module("altar_host." + name).Panel()
+    return importlib.import_module("altar_host.device." + name).Panel()
 
 
 def main(argv=None):

@@ -1,5 +1,5 @@
 """An SH1106 as the MacroPad's glass shows it: decode the bytes sent to the
-chip over SPI (displaylog) into the picture (altar_host.oled has the model
+chip over SPI (displaylog) into the picture (altar_host.device.oled has the model
 the SH1106 shares with the SH1107).
 
 The SH1106's own: RAM of 8 pages x 132 columns; a data byte is 8 RAM lines
@@ -17,7 +17,7 @@ displayio's pixel (x, y), written at RAM column x + 2, line y, shows at the
 glass's (x, y).
 """
 
-from altar_host import oled
+from altar_host.device import oled
 
 MACROPAD = [(63 - y, 129 - x) for y in range(64) for x in range(128)]
 

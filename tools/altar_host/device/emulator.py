@@ -44,12 +44,12 @@ import boards
 from altar_fw import inputs
 from altar_fw.app import App
 from altar_fw import font as font_mod
-from altar_host.console import dump_to_log
+from altar_host.device.console import dump_to_log
 
 SECTOR = 4096
 TICKS_START = 0x1FFF0000   # supervisor.ticks_ms at power-on
 TICKS_WRAP = 1 << 29       # it counts 29 bits
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 # The font the board loads from /fonts (see firmware/code.py).
 FONT = os.path.join(ROOT, "firmware", "fonts", "altar-mono-12.bin")
 WORDS = {"prev": inputs.PREV, "next": inputs.NEXT, "ok": inputs.OK, "back": inputs.BACK,
@@ -260,7 +260,7 @@ class FrameDisplay(busdisplay.BusDisplay):
                 self.panel = self.chip.Panel()
                 self.panel.init(self.chip.INIT)
             else:
-                from altar_host import st7789
+                from altar_host.device import st7789
                 self.panel = st7789.Panel()
                 self.panel.init(init)
         self.panel.send(command, bytes(data))
@@ -581,7 +581,7 @@ class Device:
         """A display of the board (Blinka allows one: build() releases the last);
         `chip`, the model of a board's own display (board.DISPLAY's)."""
         if chip is not None:
-            chip = importlib.import_module("altar_host." + chip)
+            chip = importlib.import_module("altar_host.device." + chip)
         return FrameDisplay(width, height, self.profile.COLOURS == (0xFFFFFF, 0), self.capture,
                             chip)
 

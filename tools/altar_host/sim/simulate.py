@@ -5,9 +5,9 @@ Sete Selos is played card by card: each series deals the deck and drafts it
 three-pile procedure, the Banished Cultist's cards taken blind from the top
 of its pile), rituals follow the altar card's sign (the Banished plays the
 top of its shuffled pile), then the redirects and removals the engine asks
-for. Fantasmagória deals the example deck (altar_host.randomplay.DECK) each
+for. Fantasmagória deals the example deck (altar_host.sim.randomplay.DECK) each
 round, then the sacrifice, the tricks and the ghost piles. Both are played
-by altar_host.drivers. Every game is a session of the engine, so its log
+by altar_host.sim.drivers. Every game is a session of the engine, so its log
 (referee entry) replays to the same result.
 
 Bots see their own hand and the table, never another seat's cards. Wins
@@ -27,11 +27,11 @@ import time
 from altar import log
 from altar.core import Rejected, Session, decode
 from altar.rng import Rng
-from altar_host import drivers, card_table
+from altar_host.sim import drivers, card_table
 from altar_host.files import wrote
-from altar_host.randomplay import DECK
-from altar_host.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
-from altar_host.search import FaSearchBot, SearchBot
+from altar_host.sim.randomplay import DECK
+from altar_host.sim.bots import FaHeuristicBot, FaRandomBot, HeuristicBot, RandomBot
+from altar_host.sim.search import FaSearchBot, SearchBot
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
@@ -560,7 +560,7 @@ def main_balance(args):
         from altar_host import summary
         print(summary.balance(result))
     if args.report:
-        from altar_host import report
+        from altar_host.sim import report
         if not wrote("balance", args.report, report.write_balance, args.report, result):
             return 2
     return 0
@@ -606,7 +606,7 @@ def main(args):
         from altar_host import summary as words
         print(words.simulation(summary))
     if args.report:     # after the summary: a report refused does not lose the games played
-        from altar_host import report
+        from altar_host.sim import report
         if not wrote("simulate", args.report, report.write, args.report, summary):
             return 2
     return code

@@ -7,7 +7,7 @@ tools/rp2040/run.mjs in rp2040js 1.4.1 under Node; the runner's --board
 preset (firmware, console, flash size, display bus and panel, NeoPixel and
 knob pins) is the one list of what each board is there (`board(name)`).
 
-    from altar_host import board_emu
+    from altar_host.device import board_emu
     drive = board_emu.make_drive(tmpdir, "macropad")  # altar deploy + the PyPI libraries
     r = board_emu.run(drive, "macropad", max_sec=8, spi=True)   # boots it
     r.console, r.summary["ramwr_bursts"], r.spi_path, r.nvm_path
@@ -30,8 +30,8 @@ import zipfile
 
 from altar_fw.ui import LANGS
 from altar_host import deploy as _deploy
-from altar_host import displaylog
-from altar_host.emulator import Pixels, rgb_led
+from altar_host.device import displaylog
+from altar_host.device.emulator import Pixels, rgb_led
 
 ROOT = _deploy.ROOT
 RUNNER_DIR = os.path.join(ROOT, "tools", "rp2040")
@@ -81,7 +81,7 @@ def board(name="pico-display"):
 
 def panel(name):
     """A new model of this board's panel, to decode its display log into
-    the glass (altar_host.displaylog)."""
+    the glass (altar_host.device.displaylog)."""
     return displaylog.panel(board(name)["panel"])
 
 
@@ -388,7 +388,7 @@ def run(drive=None, name="pico-display", image=None, max_sec=10, until=None, unt
 def ramwr_pixels(spi_path, t0=0.0, t1=float("inf")):
     """{RGB565 value: count} of the pixels sent by RAMWR and RAMWRC commands
     issued between emulated times t0 and t1 (a pixel count, not a decoder:
-    see tools/altar_host/st7789.py for the screen)."""
+    see tools/altar_host/device/st7789.py for the screen)."""
     counts = {}
     cur, t, odd = None, 0.0, None
     with open(spi_path) as f:
@@ -423,7 +423,7 @@ def keys_to_inputs(text, name="pico-display", lang="pt"):
     on the MacroPad; # starts a comment) -> the board's inputs, as the host
     emulator's board makes them from FIRST_PRESS on. Raises ValueError on a
     word the board cannot press."""
-    from altar_host.emulator import Device
+    from altar_host.device.emulator import Device
     dev = Device(name, capture=False, lang=lang)
     for n, line in enumerate(text.splitlines(), 1):
         for w in line.split("#")[0].split():
@@ -435,14 +435,14 @@ def keys_to_inputs(text, name="pico-display", lang="pt"):
 
 
 def main(argv=None):
-    """python -m altar_host.board_emu [--board B] [--keys FILE] [--png FILE] [--py]
+    """python -m altar_host.device.board_emu [--board B] [--keys FILE] [--png FILE] [--py]
     [--lang pt|en] [--max-sec S] [--press KEY@T0:T1,...] [--keep DIR]: deploy
     Altar for the board with the probe code.py (add_probe), boot it on real
     CircuitPython in rp2040js, press the keys, print the console and the
     boot's figures, and save the screen the panel shows at the end (whole
     games: tools/bench/bench_board.py)."""
     import argparse
-    from altar_host.emulator import Device
+    from altar_host.device.emulator import Device
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--board", default="pico-display", choices=BOARDS)
     ap.add_argument("--keys", help="a file of key words (prev next ok back undo; 1-7 on the "

@@ -33,7 +33,7 @@ way up it is mounted (sh1106.MACROPAD, sh1107.FEATHERWING).
 
 import collections
 
-from altar_host.emulator import init_steps, png_rgb
+from altar_host.device.emulator import init_steps, png_rgb
 
 ON, OFF = b"\xff\xff\xff", b"\x00\x00\x00"     # a lit OLED pixel, a dark one
 

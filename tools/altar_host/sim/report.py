@@ -2,7 +2,7 @@
 batch (`altar simulate --report DIR`); balance.json, balance.html and
 forest plots for a comparison of option sets (`altar balance --report
 DIR`). Wins are shown by seat, in the device's seat colours, and by
-position in turn order from the first player (altar_host.simulate.positions),
+position in turn order from the first player (altar_host.sim.simulate.positions),
 in greys.
 
 The summaries and balance results are simulate.summarise's and

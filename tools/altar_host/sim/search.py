@@ -25,8 +25,8 @@ import math
 from altar import fantasmagoria as fa
 from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
-from altar_host import drivers, card_table
-from altar_host.bots import FaHeuristicBot, HeuristicBot
+from altar_host.sim import drivers, card_table
+from altar_host.sim.bots import FaHeuristicBot, HeuristicBot
 
 
 def clone(st):

@@ -2,7 +2,7 @@
 does not model (the deal, the draft, the ghost piles, asking each seat in
 turn).
 Which cards a seat may play is the engine's rule (`legal` in
-altar.sete_selos_cards and altar.fantasmagoria_cards). altar_host.drivers
+altar.sete_selos_cards and altar.fantasmagoria_cards). altar_host.sim.drivers
 plays whole games and playouts with these, so all follow one set of table
 rules.
 

@@ -37,9 +37,9 @@ import time
 
 from altar import log
 from altar_fw.journal import END, SYNC
-from altar_host.console import dump_to_log
+from altar_host.device.console import dump_to_log
 from altar_host.files import cannot, save, wrote
-from altar_host.emulator import WORDS, Device, FlashNVM
+from altar_host.device.emulator import WORDS, Device, FlashNVM
 from altar_fw import inputs       # the firmware's, on the path the emulator set
 
 QUAD = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
@@ -397,10 +397,10 @@ def interactive(dev, serial, shot, status="", reverse=True):
 
 
 def windowed(dev, serial, shot, title):
-    """The emulator in a desktop window (altar_host.window) until it is
+    """The emulator in a desktop window (altar_host.device.window) until it is
     closed or q is typed: the keyboard as in the terminal, the mouse on the
     board's buttons. Raises window.Refused without a display."""
-    from altar_host import window
+    from altar_host.device import window
     win = window.Window(dev, title, lambda chunk: typed(dev, chunk, serial, shot),
                         lambda: serial.take(dev))
     try:
@@ -518,7 +518,7 @@ def run(args):
         if mirror:
             keep_serving()
     elif args.window:
-        from altar_host.window import Refused
+        from altar_host.device.window import Refused
         try:
             windowed(dev, Serial(args.serial_log or in_data_folder("serial.log"), also=also),
                      shot, path)

@@ -1,6 +1,6 @@
 """An SH1107 as the 128 x 64 OLED FeatherWing's glass shows it: decode the
 bytes written to the chip over I2C (displaylog) into the picture
-(altar_host.oled has the model the SH1107 shares with the SH1106).
+(altar_host.device.oled has the model the SH1107 shares with the SH1106).
 
 The SH1107's own: RAM of 16 pages x 128 columns, where a column is a RAM
 line (what a COM line shows) and a page 8 segments: a data byte is 8
@@ -20,7 +20,7 @@ that setup drives, COM 31 at the top down to COM 0, then COM 127 down to COM
 profile shows turned or shifted on this glass, as on the wing.
 """
 
-from altar_host import oled
+from altar_host.device import oled
 
 FEATHERWING = [((0x60 + 63 - y) % 128, x) for y in range(64) for x in range(128)]
 

@@ -38,13 +38,13 @@ column 186 - y, row 40 + x; the glass covers memory columns 52..186 and rows
 40; MADCTL 0x00, MX|MV, MX|MY, MV|MY) all land on exactly that memory in
 this model, which backs both the glass and the MV/MX/MY reading above.
 
-The bytes come from the runner's log (altar_host.displaylog: decode,
+The bytes come from the runner's log (altar_host.device.displaylog: decode,
 glass_at), or from `feed` and `send` directly.
 """
 
 import collections
 
-from altar_host.emulator import init_steps, png_rgb
+from altar_host.device.emulator import init_steps, png_rgb
 
 RAM_COLS = 240
 RAM_ROWS = 320

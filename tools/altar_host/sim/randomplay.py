@@ -12,8 +12,8 @@ from altar import fantasmagoria as fa
 from altar import sete_selos
 from altar.core import Session
 from altar.rng import Rng
-from altar_host import drivers
-from altar_host.bots import RandomBot
+from altar_host.sim import drivers
+from altar_host.sim.bots import RandomBot
 
 
 class _Random(RandomBot):

@@ -1,7 +1,7 @@
 """The game drivers: one for each trick game, which plays a whole game
-through the engine with bots, a bot a seat (see altar_host.card_table for what
-a bot is asked). altar_host.simulate runs its bots' games with them,
-altar_host.randomplay its random logs, altar_host.search its playouts (the
+through the engine with bots, a bot a seat (see altar_host.sim.card_table for what
+a bot is asked). altar_host.sim.simulate runs its bots' games with them,
+altar_host.sim.randomplay its random logs, altar_host.sim.search its playouts (the
 rest of a series or round), so a seed's game is the same wherever it is
 played.
 
@@ -14,7 +14,7 @@ from altar import fantasmagoria_cards as fc
 from altar import sete_selos as ss
 from altar import sete_selos_cards as ssc
 from altar.core import Session
-from altar_host import card_table
+from altar_host.sim import card_table
 
 
 def header(game, players, seed, first=None, options=None, deck=None):

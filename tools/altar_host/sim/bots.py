@@ -3,7 +3,7 @@ Sete Selos and Fantasmagória.
 
 A bot is asked only for choices its seat makes at the table, and sees its
 own cards and the table, never another seat's hand. The search bots that
-build on these are in altar_host.search.
+build on these are in altar_host.sim.search.
 """
 
 from altar import fantasmagoria as fa
