@@ -269,14 +269,15 @@ class Session:
         k.append(n & 0xFF)
         k.append(n >> 8)
         k.extend(b)
-        self.count += 1
-        if not self.count % CHECKPOINT_EVERY:
-            self._mark(len(k))
+        self._kept(len(k))
 
-    def _mark(self, end):
-        """A checkpoint of the state after the `count`-th record, `kept` read
-        up to `end` (played, or replayed by undo)."""
+    def _kept(self, end):
+        """One more record kept, `kept` read up to `end` (played, or replayed
+        by undo): after every CHECKPOINT_EVERY-th, a checkpoint of the state."""
+        self.count += 1
         c = self.count
+        if c % CHECKPOINT_EVERY:
+            return
         m = self.marks
         if len(m) >= CHECKPOINTS:
             m.pop(0)     # before the copy: the heap never holds CHECKPOINTS + 1
@@ -338,9 +339,7 @@ class Session:
             j = i + 2 + (k[i] | k[i + 1] << 8)
             st.apply(decode(k[i + 2:j]))
             i = j
-            self.count += 1
-            if not self.count % CHECKPOINT_EVERY:
-                self._mark(i)
+            self._kept(i)
 
     def view(self):
         return self.state.view()

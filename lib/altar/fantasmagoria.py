@@ -174,9 +174,9 @@ class State:
                 from altar.seats import seat_ref
                 raise Rejected("%s is already possessed this round" % seat_ref(t[1]))
         if v == SACRIFICE or v == TRICK or v == LEFTOVER:
-            (_referee or referee()).check(self, t)
+            referee().check(self, t)
         if r.deal:
-            (_referee or referee()).count_check(self, t)
+            referee().count_check(self, t)
 
     # -- changes: only after check() passed ---------------------------------
 
@@ -186,7 +186,7 @@ class State:
         if v == TRICK or v == TRICK_WON:
             self.tricks += 1
         if v == SACRIFICE or v == TRICK or v == LEFTOVER:
-            (_referee or referee()).apply(self, t)
+            referee().apply(self, t)
         elif v == SET_TRUMP:
             self.trump = self.low = t[1]
             self.leader = t[2]
@@ -210,7 +210,7 @@ class State:
                     self.filipi = seat
             self.end_round()
         if self.rules.deal and v < LEFTOVER:
-            (_referee or referee()).count_apply(self, t, before)
+            referee().count_apply(self, t, before)
 
     def end_round(self):
         """A round ended: each pile's scares move its seat on the track (what

@@ -260,7 +260,7 @@ class State:
             if self.wait:
                 self._check_no_wait()
             if v == CARDS:
-                (_referee or referee()).check(self, t)
+                referee().check(self, t)
         elif v == REDIRECT:
             if self.wait != WAIT_REDIRECT:
                 raise Rejected("no cultist is waiting to be redirected")
@@ -326,7 +326,7 @@ class State:
         if v == _QUICK:
             self.resolve(t[1], t[2])
         elif v == CARDS:
-            (_referee or referee()).apply(self, t)
+            referee().apply(self, t)
         elif v == REDIRECT:
             self.wait = _NONE
             self._add(self.wseat, t[1])

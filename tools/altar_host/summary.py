@@ -154,11 +154,10 @@ def _rate(rate, interval):
     return "%5.1f%% [%4.1f, %4.1f]" % (100 * rate, 100 * interval[0], 100 * interval[1])
 
 
-def _rate_rows(names, first, wins, rates, intervals):
-    """Table rows: a name, `first` (a column such as the seat's bot), wins,
-    the win rate and its interval."""
-    return [[name, f, w, _rate(r, ci)]
-            for name, f, w, r, ci in zip(names, first, wins, rates, intervals)]
+def _rate_rows(labels, wins, rates, intervals):
+    """Table rows: a row's label cells (a name, maybe the seat's bot), then
+    wins, the win rate and its interval."""
+    return [label + [w, _rate(r, ci)] for label, w, r, ci in zip(labels, wins, rates, intervals)]
 
 
 def simulation(s):
@@ -172,13 +171,13 @@ def simulation(s):
         s["game"], s["players"], n, s["seed"],
         ", %.1f games/s" % s["games_per_second"] if s["games_per_second"] else "")
     head = ["wins", "win rate [95% interval]"]
-    seats = _rate_rows(names, bots, s["wins"], s["win_rate"], s["win_rate_95"])
+    seats = _rate_rows([[name, bot] for name, bot in zip(names, bots)], s["wins"],
+                       s["win_rate"], s["win_rate_95"])
     # the games no one won, so that the rows add up to the games played
-    seats += _rate_rows(["no winner"], [""], [s["no_winner"]], [s["no_winner_rate"]],
+    seats += _rate_rows([["no winner", ""]], [s["no_winner"]], [s["no_winner_rate"]],
                         [s["no_winner_rate_95"]])
-    positions = [[p, w, r] for p, _, w, r in _rate_rows(
-        position_names(s["players"], s["game"]), [""] * len(names), s["position_wins"],
-        s["position_win_rate"], s["position_win_rate_95"])]
+    positions = _rate_rows([[p] for p in position_names(s["players"], s["game"])],
+                           s["position_wins"], s["position_win_rate"], s["position_win_rate_95"])
     tail = textwrap.wrap(positions_note(s["game"], s["players"], s["first"]), 79)
     tail += ["", "endings: " + ", ".join("%s %d" % (k, v) for k, v in sorted(s["endings"].items()))]
     if s.get("options"):
