@@ -279,7 +279,11 @@ def test_the_page_shows_each_press_of_a_whole_game(game, browser, served, tmp_pa
     assert result and d.find_elements("css selector", "#outcome h2")
     d.find_element("id", "sheet").click()
     d.switch_to.window(d.window_handles[-1])
-    assert "<img" in d.page_source and d.find_elements("tag name", "table")
+    # the new tab may not have loaded yet on a busy machine
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(d, 10, 0.05).until(lambda d: d.find_elements("tag name", "table"),
+                                     "the full sheet's tab shows no table")
+    assert "<img" in d.page_source
     d.close()
     d.switch_to.window(d.window_handles[0])
 
