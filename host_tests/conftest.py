@@ -172,10 +172,11 @@ def run_replay(vm, path, heap=None):
     return vm_run(vm, ["-m", "altar.replay", path], heap, 60)
 
 
-def terminal(args, keys=(), rows=50, cols=100, env=None, cwd=ROOT):
+def terminal(args, keys=(), rows=50, cols=100, env=None, cwd=ROOT, prog=None):
     """`altar ARGS` on a pseudo-terminal of rows x cols, as a person runs it:
     once the first screen shows, each chunk of `keys` is typed (half a second
-    apart), then q. (exit status, everything it wrote)."""
+    apart), then q. (exit status, everything it wrote). prog: the program's
+    argv before ARGS (this Python's altar_host.cli)."""
     import fcntl
     import pty
     import select
@@ -186,7 +187,8 @@ def terminal(args, keys=(), rows=50, cols=100, env=None, cwd=ROOT):
     if pid == 0:
         os.chdir(cwd)
         os.environ.update(env or {})
-        os.execv(sys.executable, [sys.executable, "-m", "altar_host.cli"] + list(args))
+        prog = prog or [sys.executable, "-m", "altar_host.cli"]
+        os.execv(prog[0], prog + list(args))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     out = b""
     todo = None

@@ -353,52 +353,6 @@ def test_the_readme_is_a_front_door():
     assert ".venv/bin/altar emulate" in first and ".venv/bin/python -m pytest" in first
 
 
-def shell_commands(text):
-    """Each command of the docs' `sh` blocks, as argv: continued lines
-    joined, comments dropped, pipelines and && chains cut into their
-    commands, NAME=value prefixes dropped."""
-    import shlex
-    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
-        for line in block.replace("\\\n", " ").splitlines():
-            words = shlex.split(line, comments=True)
-            cmd = []
-            for w in words + ["|"]:
-                if w in ("|", "&&", ";"):
-                    while cmd and re.match(r"^[A-Z_]+=", cmd[0]):
-                        cmd.pop(0)
-                    if cmd:
-                        yield line, cmd
-                    cmd = []
-                else:
-                    cmd.append(w)
-
-
-@pytest.mark.parametrize("page", [os.path.relpath(p, ROOT) for p in doc_files()])
-def test_every_command_the_docs_show_is_one_that_exists(page):
-    """Every `altar` command line parses with altar's own parser (running
-    each would take hours: a million games, a board on a port); every
-    `python -m MODULE` names a module that exists, and every script a file
-    that does."""
-    import importlib.util
-    from altar_host.cli import parser
-    seen = 0
-    for line, argv in shell_commands(_read(os.path.join(ROOT, page))):
-        prog = os.path.basename(argv[0])
-        if prog == "altar":
-            try:
-                parser().parse_args(argv[1:])
-            except SystemExit:
-                raise AssertionError("%s: altar refuses %r" % (page, line))
-            seen += 1
-        elif "-m" in argv[1:2] and prog.startswith(("python", "micropython", "circuitpython")):
-            assert importlib.util.find_spec(argv[2]) is not None, (page, line)
-            seen += 1
-        elif prog.startswith("python") and argv[1:] and argv[1].endswith(".py"):
-            assert os.path.exists(os.path.join(ROOT, argv[1])), (page, line)
-            seen += 1
-    assert seen or page.endswith(("rules.md", "session-log.md")), page
-
-
 def test_nothing_points_outside_the_repository_for_docs():
     """The docs live in docs/: no file of the project sends readers to the
     team's shared spec folder, which a clone does not have."""

@@ -52,16 +52,19 @@ def scripts():
 
 
 KEYS = os.path.join(os.path.dirname(HERE), "tools", "rp2040", "two-rituals.keys")
+# docs/emulator.md's command (test_doc_commands.py holds the two the same)
+DOC_ARGS = ["--board", "pico-display", "--keys", "tools/rp2040/two-rituals.keys", "--png", "pico.png"]
 
 
 @pytest.fixture(scope="module")
 def runs(images, scripts, tmp_path_factory):
-    """The plays on the board, side by side, and the README's command
-    (board_emu's: deploy, --keys, --png)."""
+    """The plays on the board, side by side, and the docs' command
+    (board_emu's: deploy, --keys, --png), its files in a folder of its own."""
     d = lambda name: str(tmp_path_factory.mktemp("emu-" + name))
     cli = d("cli")
-    readme = lambda: board_emu.main(["--keys", KEYS, "--png", os.path.join(cli, "screen.png"),
-                                     "--keep", cli])
+    args = [KEYS if a == DOC_ARGS[3] else os.path.join(cli, "screen.png") if a == DOC_ARGS[5]
+            else a for a in DOC_ARGS]
+    readme = lambda: board_emu.main(args + ["--keep", cli])
     game, fa, ra, names, two, code = in_parallel(
         play(images["pt"], scripts["game"], d("game"), sync=True), play(images["pt"], scripts["fa"], d("fa")),
         play(images["en"], scripts["ra"], d("ra")),
