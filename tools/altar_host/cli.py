@@ -305,7 +305,7 @@ def parser():
     b.add_argument("--set", action="append", required=True, metavar="K=V;K=V",
                    help="an option set (repeat; the first is the baseline; '' is the defaults)")
     b.add_argument("--report", metavar="DIR",
-                   help="write balance.html, its forest plot and balance.json there")
+                   help="write balance.html, its forest plots (by seat and by position) and balance.json there")
     b.set_defaults(fn=cmd_balance)
     p_ = command("deploy", "lay out a CIRCUITPY drive for a board")
     p_.add_argument("dir", help="the CIRCUITPY drive (or any folder)")
