@@ -19,9 +19,11 @@ holds only its code, never the dict.
 
 Adding a board: its profile module here, and its line in BOARDS below (the
 profile's name and the board_ids it serves). Everything else follows: altar
-deploy and altar emulate's --board (spelt with dashes: pico-display), the
-emulator, the tests. Only a display driver the emulator has no fake of yet
-needs one (altar_host.device.emulator.Hardware), and a library deploy has never
+deploy (a board's drive carries the altar_fw modules only its profile
+imports, such as its display's driver, and no other board's), altar
+emulate's --board (spelt with dashes: pico-display), the emulator, the
+tests. Only a display driver the emulator has no fake of yet needs one
+(altar_host.device.emulator.Hardware), and a library deploy has never
 shipped its PyPI package (altar_host.device.board_emu.LIBS).
 """
 

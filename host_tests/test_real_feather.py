@@ -1,5 +1,5 @@
 """Altar on real CircuitPython 10.3 for the Adafruit Feather RP2040 with the
-128 x 64 OLED FeatherWing, in rp2040js (tools/rp2040, ../shared/rp2040): the
+128 x 64 OLED FeatherWing, in rp2040js (tools/rp2040): the
 wing's SH1107 at 0x3C over I2C (driven by adafruit_displayio_sh1107), its
 three buttons, the Feather's NeoPixel (PIO), the NVM.
 

@@ -1,7 +1,6 @@
-"""Altar on real CircuitPython 10.3 for the Pico, in rp2040js (tools/rp2040,
-../shared/rp2040), with a Pico Display Pack: a drive laid out by `altar
-deploy` plus the CircuitPython libraries from PyPI (the MacroPad and the
-Feather: test_real_macropad.py, test_real_feather.py; what they share:
+"""Altar on real CircuitPython 10.3 for the Pico, in rp2040js (tools/rp2040),
+with a Pico Display Pack: a drive laid out by `altar deploy` plus the
+CircuitPython libraries from PyPI (the MacroPad and the Feather: test_real_macropad.py, test_real_feather.py; what they share:
 real_board.py).
 
 The long runs go side by side (node is one process a run): the whole Sete

@@ -1,5 +1,5 @@
 """Altar on real CircuitPython 10.3 for the Adafruit MacroPad, in rp2040js
-(tools/rp2040, ../shared/rp2040): its built-in SH1106 over SPI1, its twelve
+(tools/rp2040): its built-in SH1106 over SPI1, its twelve
 keys, the encoder (PIO) and its switch, its twelve NeoPixels (PIO), the NVM.
 
 A whole Sete Selos game entered by the value keys and the encoder (turns to

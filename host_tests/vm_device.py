@@ -2,7 +2,7 @@
 
     python host_tests/vm_device.py GAME PLAYERS SEED [CUT]
     MICROPYPATH=lib:firmware micropython host_tests/vm_device.py GAME PLAYERS SEED [CUT] [--mem]
-    MICROPYPATH=lib:firmware ../shared/circuitpython/bin/circuitpython host_tests/vm_device.py ...
+    MICROPYPATH=lib:firmware tools/circuitpython/bin/circuitpython host_tests/vm_device.py ...
 
 GAME is the index in the new-game list: 0 Sete Selos, 1 Fantasmagória,
 2 Ritos Ancestrais.

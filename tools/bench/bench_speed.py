@@ -13,7 +13,7 @@ emulated RP2040, with the factor from the VM to the board.
    (.mpy, a heap the size of the Pico's free heap); each figure is timed
    inside the process, best of several runs after a warm-up.
 4. Runs the same driver as code.py on real CircuitPython 10.3 for the Pico in
-   rp2040js (../shared/rp2040), twice at once: as rp2040js has it (every
+   rp2040js (tools/rp2040/run.mjs --board pico-display), twice at once: as rp2040js has it (every
    instruction's Cortex-M0+ cycles, flash served at once) and with a model of
    the 16 KB XIP flash cache added (tools/bench/rp2040_bench/xip.mjs). The
    emulated clock is what time.monotonic_ns() reads there.
@@ -39,15 +39,13 @@ sys.path[:0] = [os.path.join(ROOT, "lib"), os.path.join(ROOT, "tools")]
 
 from altar import log  # noqa: E402
 from bench_replay import GAMES, longest, machine  # noqa: E402
-from benchmd import write_section  # noqa: E402
+from benchmd import cp_tool, write_section  # noqa: E402
 from altar_host.deploy import compile_module, compile_tree  # noqa: E402
+from altar_host.device import board_emu  # noqa: E402
 
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-CP_BIN = os.path.join(SHARED, "circuitpython", "bin")
-CP_VM = os.path.join(CP_BIN, "circuitpython")
-CP_MPY_CROSS = os.path.join(CP_BIN, "mpy-cross")
-RP2040 = os.path.join(SHARED, "rp2040")
-UF2 = os.path.join(RP2040, "firmware", "circuitpython-10.3.0-alpha.4-raspberry_pi_pico-uart0.uf2")
+CP_VM = cp_tool("circuitpython", "bench_speed")
+CP_MPY_CROSS = cp_tool("mpy-cross", "bench_speed")
+RP2040 = os.path.join(ROOT, "tools", "rp2040")
 HELPER = os.path.join(ROOT, "tools", "bench", "rp2040_bench")
 DRIVER = os.path.join(HELPER, "speed_driver.py")
 VM_DEVICE = os.path.join(ROOT, "host_tests", "vm_device.py")
@@ -135,7 +133,6 @@ def board_image(tmp, data, mpy, reps):
         shutil.copy(os.path.join(data, fn), drive)
     with open(os.path.join(drive, "code.py"), "w") as f:
         f.write("import speed_driver\nspeed_driver.main('', %d, %d, True)\n" % (reps, KEYS_SEED))
-    from altar_host.device import board_emu
     return board_emu.fat_image(drive, os.path.join(tmp, "circuitpy.img"))
 
 
@@ -145,7 +142,7 @@ def on_board(img, penalties):
     t0 = time.time()
     for pen in penalties:
         cmd = ["node", os.path.join(HELPER, "xip.mjs"), RP2040, "--xip-penalty", str(pen),
-               "--uf2", UF2, "--fs", img, "--until", "SPEED-DONE", "--max-sec", "300"]
+               "--board", "pico-display", "--fs", img, "--until", "SPEED-DONE", "--max-sec", "300"]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
     res = []
     for pen, p in zip(penalties, procs):
@@ -162,13 +159,6 @@ def on_board(img, penalties):
                 r["xip_miss"] = line.split("(")[1].split(")")[0]
         res.append(r)
     return res
-
-
-def board_ready():
-    missing = [x for x in ("node", "mkfs.fat", "mcopy") if not shutil.which(x)]
-    if not os.path.exists(UF2):
-        missing.append(UF2)
-    return missing
 
 
 # -- report --------------------------------------------------------------------------
@@ -299,11 +289,12 @@ def report(info, cpy, vm, boards, factor, fac_rows, elapsed, m, versions):
     text += ["| machine and versions | |", "| --- | --- |",
              "| CPU | %s (%s), %s cores, Linux %s |" % (m["cpu"], m["arch"], m["nproc"], m["kernel"]),
              "| Python | %s |" % m["python"],
-             "| CircuitPython unix VM | %s (32-bit build, `../shared/circuitpython/bin/circuitpython`) |"
+             "| CircuitPython unix VM | %s (32-bit build, `tools/circuitpython/bin/circuitpython`) |"
              % versions["cp"],
              "| mpy-cross | %s |" % versions["mpy_cross"],
              "| board firmware | `%s` in rp2040js %s, node %s |" % (
-                 os.path.basename(UF2), versions["rp2040js"], versions["node"]),
+                 os.path.basename(board_emu.board()["uf2"]), versions["rp2040js"],
+                 versions["node"]),
              "| board CPU clock | %s |" % (("%.0f MHz (`microcontroller.cpu.frequency` in the "
                                             "emulator)" % (bx["cpu_hz"] / 1e6)) if boards else "?")]
     return "\n".join(text)
@@ -391,9 +382,6 @@ def main(argv=None):
     ap.add_argument("--keep", action="store_true", help="keep (and name) the temp directory")
     args = ap.parse_args(argv)
     t_start = time.time()
-    for exe in (CP_VM, CP_MPY_CROSS):
-        if not os.path.exists(exe):
-            sys.exit("bench_speed: %s not found (see ../shared/circuitpython/README.md)" % exe)
     tmp = tempfile.mkdtemp(prefix="bench_speed_")
     try:
         data = os.path.join(tmp, "data")
@@ -415,8 +403,7 @@ def main(argv=None):
         m["cpy"] = cpy
         m["load"] = load
         boards = []
-        missing = [] if not args.no_board else ["--no-board"]
-        missing = missing or board_ready()
+        missing = "--no-board" if args.no_board else board_emu.missing(install=True)
         if not missing:
             print("running the driver on CircuitPython in rp2040js (about a minute)...",
                   file=sys.stderr)
@@ -430,7 +417,7 @@ def main(argv=None):
             rx = max(val(boards[1], k, p) / val(vm, k, p) for k, _, p in ROWS if k in fac_rows)
             factor = int(math.ceil(rx * MARGIN / 5.0) * 5)
         else:
-            m["no_board"] = "missing: " + ", ".join(missing)
+            m["no_board"] = "missing: " + missing
             fac_rows = []
             factor = 150
         text = report(info, cpy, vm, boards, factor, fac_rows, time.time() - t_start, m,

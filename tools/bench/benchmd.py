@@ -5,9 +5,10 @@ import os
 import shutil
 import sys
 
+from altar_host import circuitpython
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH = os.path.join(ROOT, "BENCHMARKS.md")
-CP_HOME = os.path.join(os.path.dirname(ROOT), "shared", "circuitpython")
 
 
 def venv_tool(name, script):
@@ -20,14 +21,12 @@ def venv_tool(name, script):
 
 
 def cp_tool(name, script):
-    """One of CircuitPython's host tools beside the repository, or exit."""
-    exe = os.path.join(CP_HOME, "bin", name)
-    if not os.access(exe, os.X_OK):
-        sys.exit("%s: %s is missing. This benchmark measures on CircuitPython's "
-                 "host tools in ../shared/circuitpython (%s: the 32-bit `circuitpython` "
-                 "unix VM and CircuitPython's `mpy-cross`, see its README.md); run it on "
-                 "a machine that has that folder next to the repository."
-                 % (script, exe, CP_HOME))
+    """One of CircuitPython's host tools (altar_host.circuitpython), or exit."""
+    exe, why = circuitpython.tool(name)
+    if exe is None:
+        sys.exit("%s: this benchmark measures on CircuitPython's host tools, and %s "
+                 "(tools/circuitpython/README.md: %s can name your own build)"
+                 % (script, why, circuitpython.ENV))
     return exe
 
 

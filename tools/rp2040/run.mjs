@@ -3,7 +3,7 @@
 //
 //   node tools/rp2040/run.mjs --board macropad|pico-display|feather-oled --drive DIR [options]
 //
-// Starts from ../shared/rp2040/run.mjs (its BOOTSEL pad, flash write emulation and SPI timing).
+// Grew from the team's first runner (its BOOTSEL pad, flash write emulation and SPI timing).
 // --board (default pico-display) picks the firmware, the console UART, the flash size, the
 // display's bus (SPI with its D/C and CS pins, or I2C), the NeoPixel pin and the knob's pins:
 //   pico-display  Pico + Display Pack: UART0 (GP0), ST7789 on SPI0 (D/C GP16, CS GP17), 2 MiB
@@ -13,8 +13,9 @@
 //                 GP2, SCL GP3, pull-ups modelled), NeoPixel GP16, 8 MiB
 //
 // options
-//   --uf2 FILE          firmware (default: the board's in REPO/../shared/rp2040/firmware;
-//                       ALTAR_RP2040 names another folder)
+//   --uf2 FILE          firmware (default: the board's in REPO/tools/circuitpython/firmware;
+//                       ALTAR_CIRCUITPYTHON names another folder with a firmware/ of the same files)
+//   --bootrom FILE      the RP2040's bootrom as a module exporting bootromB1 (default: bootrom.mjs here)
 //   --drive DIR         CIRCUITPY from a folder: a FAT image made with mkfs.fat + mcopy
 //   --fs IMAGE          CIRCUITPY from a FAT image (loaded at flash +0x100000)
 //   --max-sec S         stop after S emulated seconds (default 30); exit 1 if --until was not met
@@ -56,7 +57,7 @@
 //     the RX DMA channel drains it; the overflowed bytes are lost and the RX channel (busio.SPI's
 //     DMA write reads back as many bytes as it sends) waits for ever. displayio's first refresh
 //     is such a write: that is where code.py stopped in the issue ("profile.build() does not
-//     return"; the shared run.mjs has the fix only with --spi).
+//     return"; the first runner had the fix only with --spi).
 //   - WFI returns while an enabled interrupt is pending, even one masked by PRIMASK (ARMv6-M). In
 //     rp2040js 1.4.1 a WFI sleeps on, unless another interrupt comes: CircuitPython's idle (masks
 //     interrupts, checks for work, WFI, unmasks) then sleeps for ever if its tick's timer interrupt
@@ -80,7 +81,8 @@ import { fileURLToPath, pathToFileURL } from 'url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
-const shared = process.env.ALTAR_RP2040 || path.resolve(repo, '..', 'shared', 'rp2040');
+const firmwareDir = path.join(process.env.ALTAR_CIRCUITPYTHON || path.join(repo, 'tools', 'circuitpython'),
+                              'firmware');
 
 // ---- options: --name value, or --name alone (true)
 const args = {};
@@ -105,7 +107,7 @@ const BOARDS = {
 const boardName = args.board || 'pico-display';
 const board = BOARDS[boardName];
 if (!board) { console.error(`run.mjs: unknown --board ${args.board}; one of ${Object.keys(BOARDS).join(', ')}`); process.exit(2); }
-const uf2Path = args.uf2 || path.join(shared, 'firmware', board.uf2);
+const uf2Path = args.uf2 || path.join(firmwareDir, board.uf2);
 if (args.describe) { // the board as this runner runs it, for tools/altar_host/device/board_emu.py
   console.log(JSON.stringify({ ...board, board: boardName, uf2: uf2Path, drive_kb: board.flashMB * 1024 - 1024 }));
   process.exit(0);
@@ -119,12 +121,12 @@ const FLASH_BYTES = board.flashMB * 1024 * 1024;
 const FS_OFFSET = 0x100000; // CIRCUITPY: 1020K firmware + 4K NVM
 const NVM_OFFSET = 0xff000;
 
-// The RP2040 B1 bootrom (pico-bootrom, BSD-3-Clause) as rp2040js's demo ships it, from the shared
-// folder that also holds the firmware (not copied here).
-for (const f of [uf2Path, args.bootrom || path.join(shared, 'bootrom.mjs')]) {
-  if (!fs.existsSync(f)) { console.error(`run.mjs: ${f} is missing (ALTAR_RP2040 or --uf2/--bootrom)`); process.exit(2); }
+// The RP2040 B1 bootrom (pico-bootrom, BSD-3-Clause: LICENSE-bootrom.txt) as rp2040js's demo ships it.
+const bootromPath = args.bootrom || path.join(here, 'bootrom.mjs');
+for (const f of [uf2Path, bootromPath]) {
+  if (!fs.existsSync(f)) { console.error(`run.mjs: ${f} is missing (ALTAR_CIRCUITPYTHON or --uf2/--bootrom)`); process.exit(2); }
 }
-const { bootromB1 } = await import(pathToFileURL(args.bootrom || path.join(shared, 'bootrom.mjs')).href);
+const { bootromB1 } = await import(pathToFileURL(bootromPath).href);
 // Imported only here so that --describe answers before `npm ci` has installed rp2040js.
 const { Simulator, USBCDC, ConsoleLogger, LogLevel, GPIOPinState } = await import('rp2040js');
 
@@ -164,7 +166,7 @@ if (args.drive) mcu.flash.set(fatImage(path.resolve(String(args.drive))), FS_OFF
 else if (args.fs) mcu.flash.set(fs.readFileSync(String(args.fs)), FS_OFFSET);
 if (typeof args.nvm === 'string') mcu.flash.set(fs.readFileSync(args.nvm).subarray(0, 4096), NVM_OFFSET);
 
-// ---- Flash program/erase (from the shared run.mjs). rp2040js 1.4 only serves XIP reads: SSI
+// ---- Flash program/erase (from the first runner). rp2040js 1.4 only serves XIP reads: SSI
 // writes are dropped and IO_QSPI is unimplemented. Model IO_QSPI SS_CTRL (the chip-select override
 // the ROM uses) and a W25Q16JV command decoder (06 WREN, 05/35 status 0, 9F JEDEC, 4B UID, 03/0B
 // read, 02 page program, 20/52/D8 erase). Writes to the NVM sector are listed with their emulated
@@ -292,7 +294,7 @@ if (board.spi !== undefined) {
 // records each write (`I <t>` then its bytes as a D line in the --spi log); and the same target at
 // pin level, with the bus's pull-ups: busio.I2C checks for them, and CircuitPython bit-bangs the
 // 0-byte writes with which i2c.scan() and I2CDisplayBus probe an address (the block cannot send
-// one). Other addresses are NACKed. From the shared run.mjs's --i2c and --i2c-pins.
+// one). Other addresses are NACKed. From the first runner's --i2c and --i2c-pins.
 const i2c = { writes: 0, bytes: 0 };
 if (board.i2c) {
   const { sda, scl, addr } = board.i2c;

@@ -1,8 +1,8 @@
 """Altar on real CircuitPython in an emulated RP2040 board: the Pico with the
 Display Pack, the MacroPad, the Feather RP2040 with the OLED FeatherWing.
 
-The firmware is CircuitPython 10.3 for each board (its console on a UART)
-from ../shared/rp2040 (ALTAR_RP2040 names another folder), run by
+The firmware is CircuitPython 10.3 for each board (its console on a UART),
+kept in tools/circuitpython/firmware (altar_host.circuitpython), run by
 tools/rp2040/run.mjs in rp2040js 1.4.1 under Node; the runner's --board
 preset (firmware, console, flash size, display bus and panel, NeoPixel and
 knob pins) is the one list of what each board is there (`board(name)`).
@@ -17,7 +17,7 @@ and adds the CircuitPython libraries its requirements.txt names from their PyPI
 packages (pip download, pinned in LIBS, cached in tools/rp2040/pip-cache or
 ALTAR_CP_LIBS_CACHE), compiled to .mpy as circup would install them from the
 bundle. run builds the board's FAT12 CIRCUITPY image with mkfs.fat + mcopy
-(as ../shared/rp2040/run.sh does) and runs node.
+and runs node.
 """
 
 import json
@@ -37,8 +37,6 @@ ROOT = _deploy.ROOT
 RUNNER_DIR = os.path.join(ROOT, "tools", "rp2040")
 RUNNER = os.path.join(RUNNER_DIR, "run.mjs")
 XIP = os.path.join(ROOT, "tools", "bench", "rp2040_bench", "xip.mjs")
-SHARED = os.environ.get("ALTAR_RP2040") or os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
-MPY_CROSS = os.path.join(os.path.dirname(SHARED), "circuitpython", "bin", "mpy-cross")
 CACHE = os.environ.get("ALTAR_CP_LIBS_CACHE") or os.path.join(RUNNER_DIR, "pip-cache")
 
 BOARDS = ("pico-display", "macropad", "feather-oled")   # the boards run.mjs runs
@@ -72,7 +70,7 @@ def board(name="pico-display"):
     fall in a clockwise turn). Needs node."""
     if name not in _BOARD:
         p = subprocess.run(["node", RUNNER, "--board", name, "--describe"], capture_output=True,
-                           text=True, env=dict(os.environ, ALTAR_RP2040=SHARED), timeout=60)
+                           text=True, timeout=60)
         if p.returncode:
             raise ValueError("run.mjs --board %s: %s" % (name, p.stderr.strip()))
         _BOARD[name] = json.loads(p.stdout)
@@ -91,8 +89,8 @@ def missing(install=False, name="pico-display"):
     for exe in ("node", "mkfs.fat", "mcopy"):
         if not shutil.which(exe):
             return "%s is not installed (apt-get install -y nodejs dosfstools mtools)" % exe
-    for what, path in (("the shared rp2040 folder", SHARED), ("the firmware", board(name)["uf2"]),
-                       ("the bootrom", os.path.join(SHARED, "bootrom.mjs"))):
+    for what, path in (("the firmware", board(name)["uf2"]),
+                       ("the bootrom", os.path.join(RUNNER_DIR, "bootrom.mjs"))):
         if not os.path.exists(path):
             return "%s is missing: %s" % (what, path)
     if not os.path.isdir(os.path.join(RUNNER_DIR, "node_modules", "rp2040js")):
@@ -163,12 +161,12 @@ def install_libs(drive, wheels, mpy_cross=None):
 
 def make_drive(target, board="pico-display", mpy_cross="default", lang="pt", libs_mpy=True,
                players=None):
-    """`altar deploy target --board board [--players players]` (.mpy with the
-    shared mpy-cross when it is there, unless mpy_cross=None) plus the
+    """`altar deploy target --board board [--players players]` (.mpy with
+    CircuitPython's mpy-cross as deploy finds it, unless mpy_cross=None) plus the
     CircuitPython libraries of the requirements.txt it writes, from PyPI.
     Returns target."""
     if mpy_cross == "default":
-        mpy_cross = MPY_CROSS if os.path.exists(MPY_CROSS) else None
+        mpy_cross = _deploy.find_mpy_cross()[0]
     os.makedirs(target, exist_ok=True)
     _deploy.deploy(target, board, mpy_cross=mpy_cross, lang=lang, players=players)
     with open(os.path.join(target, "requirements.txt")) as f:     # what circup would read

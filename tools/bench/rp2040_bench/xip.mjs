@@ -1,4 +1,4 @@
-// Run ../shared/rp2040/run.mjs with a model of the RP2040's XIP flash cache added.
+// Run tools/rp2040/run.mjs with a model of the RP2040's XIP flash cache added.
 //
 //   node xip.mjs RP2040_DIR --xip-penalty CYCLES [run.mjs options...]
 //
