@@ -57,15 +57,9 @@ if [ "$(git -C "$src" rev-parse -q --verify HEAD || true)" != "$COMMIT" ]; then
   git -C "$src" fetch -q --depth 1 origin "$COMMIT"
   git -C "$src" checkout -q --detach "$COMMIT"
 fi
-# Its own build scripts run in a venv (the versions its CI used for 10.3).
-if [ ! -x "$WORK/venv/bin/python" ]; then
-  python3 -m venv "$WORK/venv"
-  "$WORK/venv/bin/pip" install -q cascadetoml jinja2 typer 'click<8.2.0' intelhex pyelftools \
-    minify_html jsmin tomlkit setuptools huffman
-fi
-export PATH=$WORK/venv/bin:$PATH
 # The build date in each banner is the commit's, so that a rebuild repeats it.
-export SOURCE_DATE_EPOCH=$(git -C "$src" log -1 --format=%ct)
+SOURCE_DATE_EPOCH=$(git -C "$src" log -1 --format=%ct)
+export SOURCE_DATE_EPOCH
 submodules() { git -C "$src" submodule update --init --depth 1 "$@"; }
 
 host() {
@@ -80,8 +74,11 @@ host() {
   make -C "$src/mpy-cross" -j"$JOBS" LDFLAGS_EXTRA=-static
   # The unix port's standard variant, less what needs more submodules (ulab, ffi,
   # the frozen micropython-lib) and micropython.RingIO, which no longer builds there.
+  # It compiles with -g, and the linker's build ID covers the debug info: the source
+  # folder's path mapped to "." keeps the binaries the same from any folder.
   local opts=(VARIANT=standard CIRCUITPY_ULAB=0 MICROPY_PY_FFI=0 FROZEN_MANIFEST=
-              CFLAGS_EXTRA=-DMICROPY_PY_MICROPYTHON_RINGIO=0 LDFLAGS_EXTRA=-static)
+              "CFLAGS_EXTRA=-DMICROPY_PY_MICROPYTHON_RINGIO=0 -ffile-prefix-map=$src=."
+              LDFLAGS_EXTRA=-static)
   say "unix VM, 64-bit"
   make -C "$src/ports/unix" -j"$JOBS" "${opts[@]}" BUILD=build-std64
   say "unix VM, 32-bit"
@@ -105,6 +102,15 @@ EOF
 
 boards() {
   need arm-none-eabi-gcc "arm-none-eabi-gcc 14 with newlib (see the top of this script)"
+  # The port's build scripts need packages from PyPI, in a venv. With PyPI's huffman
+  # installed, the message tables are coded by it rather than by the tools/huffman
+  # submodule (which breaks ties otherwise), as in the kept firmware; the host tools
+  # are built without it, by the submodule.
+  if [ ! -x "$WORK/venv/bin/python" ]; then
+    python3 -m venv "$WORK/venv"
+    "$WORK/venv/bin/pip" install -q cascadetoml jinja2 typer 'click<8.2.0' intelhex pyelftools \
+      minify_html jsmin tomlkit setuptools huffman
+  fi
   local v
   v=$(arm-none-eabi-gcc -dumpversion)
   [ "${v%%.*}" -ge 14 ] || { echo "build.sh: arm-none-eabi-gcc is $v; CircuitPython 10 needs 14" >&2; exit 2; }
@@ -130,7 +136,7 @@ boards() {
                adafruit_feather_rp2040:adafruit_feather_rp2040-uart0; do
     name=${board#*:}; board=${board%%:*}
     say "firmware: $board"
-    make -C "$src/ports/raspberrypi" BOARD="$board" -j"$JOBS" "${off[@]}"
+    PATH=$WORK/venv/bin:$PATH make -C "$src/ports/raspberrypi" BOARD="$board" -j"$JOBS" "${off[@]}"
     cp "$src/ports/raspberrypi/build-$board/firmware.uf2" \
        "$OUT/firmware/circuitpython-$TAG-$name.uf2"
   done
