@@ -4,6 +4,7 @@ SHA256SUMS names, its README says what it is, and it is what it says."""
 
 import hashlib
 import os
+import shutil
 import struct
 import subprocess
 
@@ -97,3 +98,22 @@ def test_the_host_tools_are_that_circuitpython():
                               "sys.maxsize); print(sys.version)"], capture_output=True,
                              text=True, timeout=60).stdout
         assert out.startswith("circuitpython %d\n" % bits) and VERSION in out, out
+
+
+def test_the_emulated_boards_take_the_kept_firmware_or_the_folder_named(tmp_path, monkeypatch):
+    """run.mjs finds each board's firmware in tools/circuitpython/firmware, or
+    in the folder ALTAR_CIRCUITPYTHON names; one missing there is said."""
+    from altar_host.device import board_emu
+    for exe in ("node", "mkfs.fat", "mcopy"):
+        if not shutil.which(exe):
+            pytest.skip("%s is not installed (apt-get install -y nodejs dosfstools mtools)" % exe)
+    monkeypatch.delenv("ALTAR_CIRCUITPYTHON", raising=False)
+    monkeypatch.setattr(board_emu, "_BOARD", {})
+    uf2 = board_emu.board("macropad")["uf2"]
+    assert uf2 == os.path.join(KEPT, "firmware",
+                               "circuitpython-10.3.0-alpha.4-adafruit_macropad_rp2040-uart1.uf2")
+    monkeypatch.setenv("ALTAR_CIRCUITPYTHON", str(tmp_path))
+    monkeypatch.setattr(board_emu, "_BOARD", {})
+    assert board_emu.board("macropad")["uf2"] == str(tmp_path / "firmware" / os.path.basename(uf2))
+    assert board_emu.missing(name="macropad") == "the firmware is missing: %s" % (
+        tmp_path / "firmware" / os.path.basename(uf2))
