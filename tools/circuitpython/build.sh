@@ -15,7 +15,7 @@
 #
 # Environment:
 #   OUT     where the binaries go (default: build/circuitpython in the repository)
-#   WORK    the sources and build trees, about 2 GB (default: OUT/work)
+#   WORK    the sources and build trees, about 1 GB (default: OUT/work)
 #   CP_URL  CircuitPython's repository (default https://github.com/adafruit/circuitpython.git;
 #           a local clone works too); the submodules come from the URLs its .gitmodules names
 #   JOBS    parallel make jobs (default: the number of cores)
@@ -147,7 +147,6 @@ for p in "${parts[@]}"; do "$p"; done
 say "checksums"
 (cd "$OUT" && find bin firmware -type f | LC_ALL=C sort | xargs sha256sum > SHA256SUMS)
 cat "$OUT/SHA256SUMS"
-# The firmware's banner holds its build date: the kept UF2s say 2026-12-03 or -04.
 if (cd "$OUT" && sha256sum --quiet --ignore-missing -c "$here/SHA256SUMS"); then
   echo "built: the same bytes as the kept binaries"
 else
