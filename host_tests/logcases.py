@@ -197,6 +197,13 @@ err("only-blank-lines", b"\n\n   \n\t\n\r\n", 1, "no header")
 # Verbs and keys.
 err("unknown-verb", text(H3, {"do": "pass"}), 2, "unknown verb")
 err("verb-not-a-string", text(H3, {"do": 3}), 2, "unknown verb")
+# Any value is quoted: a number with a fraction (the VMs print floats
+# differently), and at most 40 characters of a long one.
+err("verb-a-fraction", text(H3, '{"do": 0.5}'), 2, "unknown verb <fraction> for sete-selos")
+err("verb-a-long-string", text(H3, {"do": "x" * 100000}), 2,
+    'unknown verb "%s... for sete-selos' % ("x" * 39))
+err("verb-a-long-list", text(H3, {"do": [2.5e300] + list(range(50))}), 2,
+    "unknown verb [<fraction>, 0, 1, 2, 3, 4, 5, 6, 7, 8, ... for sete-selos")
 err("unknown-key", text(H3, {"do": "ritual", "winner": 0, "value": 3, "note": "x"}), 2,
     'unknown key "note"')
 err("unknown-key-on-undo", text(H3, q(0, 1), {"do": "undo", "times": 2}), 3, 'unknown key "times"')
@@ -341,6 +348,11 @@ err("ritos-bonus-unknown-card", text(_h, *_a[:-1], {"do": "bonus", "seat": 0, "p
     'cidade-de-innsmouth')
 err("ritos-points-range", text(RH, {"do": "score", "points": 10 ** 6}), 2, "points must be -999..999")
 err("ritos-unknown-verb", text(RH, {"do": "ritual", "winner": 0, "value": 1}), 2, "unknown verb")
+err("ritos-verb-a-fraction", text(RH, '{"do": 1e-3}'), 2,
+    "unknown verb <fraction> for ritos-ancestrais")
+err("ritos-bonus-card-a-fraction", text(_h, *_a[:-1], '{"do": "bonus", "seat": 0, "points": 1, '
+                                        '"card": 0.5}'),
+    len(_a) + 1, "unknown bonus card <fraction>; expected one of")
 err("ritos-one-player", text(dict(RH, players=["A"], first=0)), 1, "2 to 4 players")
 err("ritos-bad-invocation", text(dict(RH, options={"invocations": [{"name": "X"}]})), 1,
     "each invocation")
@@ -363,6 +375,13 @@ err("fa-card-outside-deck", text(dict(FH, deck=DECK), _t, {"do": "trick", "cards
     ["gato", 1], ["gato", 11], ["gato", 2], ["gato", 3]]}), 3, "a card's number must be 1..10")
 err("fa-card-unknown-suit", text(FH, _t, {"do": "trick", "cards": [
     ["copas", 1], ["gato", 11], ["gato", 2], ["gato", 3]]}), 3, 'unknown card ["copas", 1]')
+err("fa-verb-a-fraction", text(FH, '{"do": -0.0}'), 2, "unknown verb <fraction> for fantasmagoria")
+err("fa-card-a-fraction", text(FH, _t, '{"do": "trick", "cards": [[1.5, 3], ["gato", 11], '
+                                       '["gato", 2], ["gato", 3]]}'), 3,
+    "unknown card [<fraction>, 3]")
+err("fa-cursed-name-a-fraction", text(FH, _t, '{"do": "trick", "cards": [["gato", 1, 2.5], '
+                                              '["gato", 11], ["gato", 2], ["gato", 3]]}'), 3,
+    "unknown cursed card <fraction>")
 err("fa-cursed-wrong-suit", text(FH, _t, {"do": "trick", "cards": [
     ["gato", 1, "belleanna"], ["gato", 11], ["gato", 2], ["gato", 3]]}), 3,
     "belleanna is a boneca card")

@@ -318,3 +318,23 @@ def test_altar_replay_write_keeps_the_bonus_cards(tmp_path):
         {"do": "bonus", "seat": 0, "points": -1},
         {"do": "bonus", "seat": 2, "points": 3, "card": "cidade-de-innsmouth"}]
     assert replay_cmd(str(w)) == (0, out, b"")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ERRORS if "fraction" in n or "long" in n))
+@pytest.mark.parametrize("cmd", ["replay", "demo", "sheet", "dump"])
+def test_every_log_reader_refuses_any_value_in_one_line(tmp_path, name, cmd):
+    """A number with a fraction, or a value of a hundred thousand
+    characters, where an action wants something else: every reader of logs
+    says so in one line, quoting at most 40 characters of it (issue 43)."""
+    from altar_fw.journal import BEGIN, END
+    data, line, fragment = ERRORS[name]
+    p = tmp_path / "log.jsonl"
+    if cmd == "dump":
+        rows = data.decode().splitlines()
+        data = ("code.py output:\r\n%s\r\n%s\r\n%s\r\n" % (BEGIN, "\r\n".join(rows), END)).encode()
+    p.write_bytes(data)
+    args = [cmd, str(p)] + (["-o", str(tmp_path / "out.html")] if cmd == "sheet" else [])
+    rc, out, err = altar_cmd(*args)
+    assert rc == 2 and err.count(b"\n") == 1 and b"Traceback" not in err, err
+    assert ("line %d: %s" % (line, fragment)).encode() in err
+    assert len(err) < 200

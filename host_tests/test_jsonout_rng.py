@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from altar.jsonout import dump, dumps
+from altar.quote import LIMIT, quote
 from altar.rng import Rng
 from conftest import vm_run
 
@@ -93,6 +94,67 @@ def test_dumps_same_bytes_on_every_vm(tmp_path, vm):
               "f = open(sys.argv[1], 'rb'); vals = json.loads(f.read().decode()); f.close()\n"
               "for v in vals:\n    sys.stdout.write(dumps(v)); sys.stdout.write('\\n')\n")
     want = "".join(json.dumps(v, sort_keys=True) + "\n" for v in vals).encode()
+    assert run_on(vm, script, str(p)) == want
+
+
+# -- altar.quote: any value, in a message ---------------------------------------
+
+floats = st.floats(allow_nan=True, allow_infinity=True)
+anything = st.recursive(
+    scalars | floats | st.text(any_char, min_size=30, max_size=2000),
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(texts, inner, max_size=8)
+    | st.tuples(inner, inner),
+    max_leaves=60)
+
+
+def has_float(v):
+    if type(v) is float:
+        return True
+    if type(v) is dict:
+        v = list(v.values())
+    return type(v) in (list, tuple) and any(has_float(x) for x in v)
+
+
+@SETTINGS
+@given(anything)
+def test_quote_writes_any_value_short_and_on_one_line(v):
+    got = quote(v)
+    assert len(got) <= LIMIT + 3 and "\n" not in got and "\r" not in got
+    if not has_float(v):
+        whole = dumps(v)
+        assert got == (whole if len(whole) <= LIMIT else whole[:LIMIT] + "...")
+    else:
+        assert "<fraction>" in got or got.endswith("...")
+
+
+def test_quote_cuts_a_huge_value_inside_an_escape():
+    """A string of 50 MB (which a line may hold) gives 40 characters, cut
+    where they end, even inside an escape."""
+    assert quote(["é" * 50_000_000]) == '["' + "\\u00e9" * 6 + '\\u...'
+
+
+def test_quote_same_bytes_on_every_vm(tmp_path, vm):
+    """The same quotes on every VM, fractions (the VMs read 0.1 and 1e300
+    differently, the 32-bit one as single precision) and long values cut."""
+    r = random.Random(4)
+
+    def fractions(v):
+        if type(v) is int:
+            return r.choice([v, 0.1, 1e300, -2.5e-7, 3.0])
+        if type(v) is dict:
+            return {k: fractions(x) for k, x in v.items()}
+        return [fractions(x) for x in v] if type(v) is list else v
+
+    texts = [json.dumps(fractions(v), ensure_ascii=False) for v in sample_values(200, 2)]
+    texts += ['"%s"' % ("x" * 5000), "[%s]" % ", ".join(["0.5"] * 100)]
+    p = tmp_path / "values.txt"
+    p.write_bytes("\n".join(texts).encode("utf-8"))
+    script = ("import sys\nfrom altar.jsonin import loads\nfrom altar.core import quote\n"
+              "f = open(sys.argv[1], 'rb'); lines = f.read().decode().split('\\n'); f.close()\n"
+              "for t in lines:\n    sys.stdout.write(quote(loads(t))); sys.stdout.write('\\n')\n")
+    from altar.jsonin import loads
+    want = "".join(quote(loads(t)) + "\n" for t in texts).encode()
+    assert b"<fraction>" in want and b"..." in want
     assert run_on(vm, script, str(p)) == want
 
 

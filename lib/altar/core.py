@@ -49,10 +49,10 @@ class Rejected(Exception):
     """Input the engine refuses; `str()` is the reason, for a person."""
 
 
-def quote(s):
-    # As JSON: a name from the log may hold a newline, the message is one line.
-    from altar.jsonout import dumps
-    return dumps(s)
+def quote(v):
+    # As JSON, cut short, whatever v is (altar.quote): the message is one line.
+    from altar.quote import quote
+    return quote(v)
 
 
 def keys(d, allowed):

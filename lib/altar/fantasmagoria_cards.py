@@ -10,7 +10,7 @@ the host's bots share. The game itself, and what happens when a round
 ends, is altar.fantasmagoria.
 """
 
-from altar.core import Rejected, const, keys, need, need_int, need_list, well_formed
+from altar.core import Rejected, const, keys, need, need_int, need_list, quote, well_formed
 from altar.fantasmagoria import (BODE, COPO, CURSED, CURSES, FILIPI, GHOST, LEFTOVER, NOCOPO,
                                  PILES, POSSESS, SACRIFICE, SET_TRUMP, SUITS, TRICK, TRICK_WON,
                                  VELA)
@@ -55,7 +55,7 @@ def card(rules, c):
     if c == ["copo"]:
         return COPO
     if type(c[0]) is not str or c[0] not in SUITS or len(c) < 2:
-        raise Rejected("unknown card %s" % dumps(c))
+        raise Rejected("unknown card %s" % quote(c))
     s = SUITS.index(c[0])
     if s == GHOST:
         if len(c) == 3:
@@ -72,7 +72,7 @@ def card(rules, c):
     if len(c) == 3:
         name = c[2]
         if name not in CURSES:
-            raise Rejected("unknown cursed card %s" % dumps(name))
+            raise Rejected("unknown cursed card %s" % quote(name))
         k = CURSES.index(name)
         if k != s:
             raise Rejected("%s is a %s card" % (name, SUITS[k]))
