@@ -427,3 +427,72 @@ def test_a_board_is_listed_once_and_altar_offers_every_profile(capsys):
         with pytest.raises(SystemExit):
             main([cmd, "--help"])
         assert "--board {macropad,pico-display,feather-oled}" in capsys.readouterr().out
+
+
+def drive_state(d):
+    return {f: (d / f).read_bytes() for f in tree(d)}
+
+
+@pytest.fixture
+def used_drive(drive):
+    """A drive a user has used: their settings and their own code.py, and an
+    earlier Altar's modules."""
+    assert main(["deploy", str(drive), "--board", "macropad"]) == 0
+    (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "casa"\nALTAR_LANG = "en"\n'
+                                         'MINE = 1\n')
+    (drive / "code.py").write_text("print('mine')\n")
+    return drive
+
+
+def test_a_drive_without_the_room_is_refused_and_left_as_it_was(used_drive, monkeypatch,
+                                                                 capsys):
+    """Issue 43: on a full drive settings.toml was cut short and code.py and
+    lib/ half replaced. Now the room is checked first, with every file's size
+    rounded up to the drive's blocks."""
+    before = drive_state(used_drive)
+    capsys.readouterr()
+    monkeypatch.setattr(deploy, "free_space", lambda path: (40 * 1024, 2048))
+    assert main(["deploy", str(used_drive), "--board", "pico-display",
+                 "--players", "Ana,Bia"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert ("altar deploy: %s has 40 KB free and Altar needs " % used_drive) in err
+    assert "nothing was changed" in err
+    assert drive_state(used_drive) == before
+
+
+@pytest.mark.parametrize("failing", ["settings.toml", "lib/altar_fw/ui.py", "requirements.txt"])
+def test_a_write_that_fails_loses_nothing_and_names_the_drives_file(used_drive, monkeypatch,
+                                                                    capsys, failing):
+    """A write that fails anyway (the drive pulled, a bad sector) leaves every
+    file as it was, no temporary file behind, and names the drive's file."""
+    import errno
+    before = drive_state(used_drive)
+    capsys.readouterr()
+    copy = deploy.shutil.copyfile
+
+    def copyfile(src, dst):
+        if dst == str(used_drive / failing) + deploy.TEMP:
+            raise OSError(errno.ENOSPC, "No space left on device", dst)
+        return copy(src, dst)
+
+    monkeypatch.setattr(deploy.shutil, "copyfile", copyfile)
+    assert main(["deploy", str(used_drive), "--board", "pico-display", "--py",
+                 "--players", "Ana,Bia"]) == 2
+    out, err = capsys.readouterr()
+    assert err == "altar deploy: cannot write %s: No space left on device\n" % (used_drive / failing)
+    assert drive_state(used_drive) == before
+
+
+def test_a_deploy_that_succeeds_keeps_the_users_settings_and_replaces_the_rest(used_drive):
+    assert main(["deploy", str(used_drive), "--board", "pico-display",
+                 "--players", "Ana,Bia"]) == 0
+    text = (used_drive / "settings.toml").read_text()
+    assert text.startswith('CIRCUITPY_WIFI_SSID = "casa"\nALTAR_LANG = "en"\nMINE = 1\n')
+    assert 'ALTAR_PLAYERS = "Ana,Bia"' in text and 'ALTAR_BOARD = "pico_display"' in text
+    assert (used_drive / "code.py").read_bytes() == open(
+        os.path.join(deploy.ROOT, "firmware", "code.py"), "rb").read()
+    files = tree(used_drive)
+    assert "lib/altar_fw/glass.py" in files and "lib/altar_fw/pages.py" not in files
+    assert "lib/boards/macropad.py" not in files
+    assert not [f for f in files if f.endswith(deploy.TEMP)]

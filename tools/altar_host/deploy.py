@@ -25,6 +25,13 @@ board then compiles at import, at a heap cost (HEAP_KB).
 settings.toml is never replaced: CircuitPython creates an empty one when it
 formats the drive, and a user may keep other settings there, so Altar's keys
 are added or their values changed in place and every other byte is kept.
+
+A failed deploy loses nothing on the drive: the files are made in a folder
+on the computer first, the drive's free room is checked against them, each
+is written beside its place under a temporary name, and only when all are
+written are they renamed into place (then files of Altar's packages that
+this deploy did not write, such as a .py beside a new .mpy, are removed).
+A file that cannot be written is named as the drive's.
 """
 
 import ast
@@ -68,6 +75,10 @@ SETTINGS_KEYS = (
                       "characters (fewer with many accents); the device shows them instead "
                       "of P1-P4.\n", None),
 )
+
+# Altar's packages on the drive: what is there and not in this deploy goes.
+PACKAGES = (("lib", "altar"), ("lib", "altar_fw"), ("lib", "boards"))
+TEMP = ".altar-new"         # a file being written, beside its place
 
 MPY_VERSION = 6             # CircuitPython 9 and 10 load this .mpy version only
 # The board loads a .mpy into its heap. -O3 leaves out line numbers (about 6%
@@ -211,8 +222,6 @@ def other_boards_modules(name):
 
 def _install(src_dir, dst_dir, mpy_cross, names=None, leave=()):
     pkg = os.path.basename(dst_dir)
-    if os.path.isdir(dst_dir):
-        shutil.rmtree(dst_dir)       # ours: no stale .py beside a new .mpy
     os.makedirs(dst_dir)
     written = []
     for name in _modules(src_dir, names, leave):
@@ -312,35 +321,85 @@ def deploy(target, board, mpy_cross=None, lang=None, create=False, players=None)
             raise DeployError("%s does not exist: is the board's drive mounted? To lay out a "
                               "new folder there, add --create" % target)
         os.makedirs(target)
-    lib = os.path.join(target, "lib")
-    written = [os.path.join(target, "code.py")]
-    shutil.copyfile(os.path.join(ROOT, "firmware", "code.py"), written[0])
-    modules = _install(os.path.join(ROOT, "lib", "altar"), os.path.join(lib, "altar"), mpy_cross)
-    modules += _install(FIRMWARE, os.path.join(lib, "altar_fw"), mpy_cross,
-                        leave=other_boards_modules(name))
-    modules += _install(os.path.join(ROOT, "boards"), os.path.join(lib, "boards"), mpy_cross,
-                        ("__init__", name))
-    written += modules
-    fonts = os.path.join(target, "fonts")
-    os.makedirs(fonts, exist_ok=True)
-    for f in ("altar-mono-12.bin", "LICENSE-altar-mono.txt"):
-        written.append(os.path.join(fonts, f))
-        shutil.copyfile(os.path.join(ROOT, "firmware", "fonts", f), written[-1])
     settings = os.path.join(target, "settings.toml")
     old = b""
     if os.path.exists(settings):
         with open(settings, "rb") as f:
             old = f.read()
     new, added, changed = merge_settings(old, name, lang, players)
-    if new != old:
-        with open(settings, "wb") as f:
-            f.write(new)
-        written.append(settings)
-    req = os.path.join(target, "requirements.txt")
-    with open(req, "w") as f:
-        f.write("".join(r + "\n" for r in REQUIREMENTS + profile.LIBS))
-    written.append(req)
-    return written, modules, added, changed
+    with tempfile.TemporaryDirectory(prefix="altar-deploy-") as stage:
+        lib = os.path.join(stage, "lib")
+        staged = [os.path.join(stage, "code.py")]
+        shutil.copyfile(os.path.join(ROOT, "firmware", "code.py"), staged[0])
+        modules = _install(os.path.join(ROOT, "lib", "altar"), os.path.join(lib, "altar"),
+                           mpy_cross)
+        modules += _install(FIRMWARE, os.path.join(lib, "altar_fw"), mpy_cross,
+                            leave=other_boards_modules(name))
+        modules += _install(os.path.join(ROOT, "boards"), os.path.join(lib, "boards"), mpy_cross,
+                            ("__init__", name))
+        staged += modules
+        os.makedirs(os.path.join(stage, "fonts"))
+        for f in ("altar-mono-12.bin", "LICENSE-altar-mono.txt"):
+            staged.append(os.path.join(stage, "fonts", f))
+            shutil.copyfile(os.path.join(ROOT, "firmware", "fonts", f), staged[-1])
+        if new != old:
+            staged.append(os.path.join(stage, "settings.toml"))
+            with open(staged[-1], "wb") as f:
+                f.write(new)
+        staged.append(os.path.join(stage, "requirements.txt"))
+        with open(staged[-1], "w") as f:
+            f.write("".join(r + "\n" for r in REQUIREMENTS + profile.LIBS))
+        rels = [os.path.relpath(p, stage) for p in staged]
+        place(stage, target, rels)
+    on_drive = {p: os.path.join(target, r) for p, r in zip(staged, rels)}
+    return [on_drive[p] for p in staged], [on_drive[p] for p in modules], added, changed
+
+
+def free_space(path):
+    """(bytes free, the size a file's length is rounded up to) where `path` is."""
+    st = os.statvfs(path)
+    return st.f_bavail * st.f_frsize, st.f_bsize or 4096
+
+
+def place(stage, target, rels):
+    """Copy the files `rels` (paths relative to both folders) from `stage`
+    onto the drive `target` so that a failure changes nothing there (the
+    module's docstring). Raises DeployError when the drive has not the room,
+    OSError naming the drive's file that could not be written."""
+    free, block = free_space(target)
+    dirs = set(os.path.dirname(r) for r in rels) - {""}
+    need = block * (sum(-(-os.path.getsize(os.path.join(stage, r)) // block) for r in rels)
+                    + len([d for d in dirs if not os.path.isdir(os.path.join(target, d))]))
+    if need > free:
+        raise DeployError("%s has %d KB free and Altar needs %d KB while it writes: nothing "
+                          "was changed; make room on the drive and deploy again"
+                          % (target, free // 1024, -(-need // 1024)))
+    temps = []
+    try:
+        for r in rels:
+            dst = os.path.join(target, r)
+            try:
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                temps.append(dst + TEMP)
+                shutil.copyfile(os.path.join(stage, r), temps[-1])
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, dst)
+    except OSError:
+        for t in temps:
+            try:
+                os.remove(t)
+            except OSError:
+                pass
+        raise
+    for r, t in zip(rels, temps):
+        os.replace(t, os.path.join(target, r))
+    ours = set(rels)
+    for pkg in PACKAGES:
+        d = os.path.join(target, *pkg)
+        for n in sorted(os.listdir(d)) if os.path.isdir(d) else ():
+            if os.path.join(os.path.join(*pkg), n) not in ours \
+                    and os.path.isfile(os.path.join(d, n)):
+                os.remove(os.path.join(d, n))
 
 
 def main(args):
