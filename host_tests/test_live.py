@@ -479,3 +479,121 @@ def test_emulate_live_serves_the_emulators_game(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+# -- what the server lets in (issue 43) -------------------------------------------------
+
+def _get(port, path, host=None, origin=None):
+    """(status, body) of a GET with its own Host and Origin headers."""
+    import http.client
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    headers = {"Host": "127.0.0.1:%d" % port if host is None else host}
+    if origin:
+        headers["Origin"] = origin
+    c.request("GET", path, headers=headers)
+    r = c.getresponse()
+    return r.status, r.read().decode()
+
+
+def _ws(port, origin=None, send=None):
+    """A WebSocket to /ws: (the handshake's status, the first frame's kind
+    and text, the close code once `send` is sent)."""
+    import aiohttp
+
+    async def go():
+        headers = {"Origin": origin} if origin else {}
+        async with aiohttp.ClientSession() as s:
+            try:
+                ws = await s.ws_connect("http://127.0.0.1:%d/ws" % port, headers=headers)
+            except aiohttp.WSServerHandshakeError as e:
+                return e.status, None, None
+            first = await ws.receive(timeout=5)
+            code = None
+            if send is not None:
+                await ws.send_str(send)
+                msg = await ws.receive(timeout=5)
+                code = ws.close_code if msg.type in (aiohttp.WSMsgType.CLOSE,
+                                                     aiohttp.WSMsgType.CLOSED) else msg.type
+            await ws.close()
+            return 101, first.type, code
+    return asyncio.run(go())
+
+
+def test_a_foreign_host_or_origin_gets_nothing(served):
+    """DNS rebinding (a page's own name resolved to this machine) reaches no
+    part of the server, and a page of another origin opens no WebSocket;
+    the served names and the page's own origin do."""
+    th, url = served()
+    port = th.server.port
+    for host in ("127.0.0.1:%d" % port, "localhost:%d" % port, "[::1]:%d" % port):
+        assert _get(port, "/state", host)[0] == 200, host
+    for host in ("attacker.example:%d" % port, "attacker.example", "127.0.0.1:1",
+                 "127.0.0.1", "", "[::1"):
+        status, body = _get(port, "/state", host)
+        assert status in (400, 421) and "players" not in body, host
+    status, body = _get(port, "/", "rebound.example:%d" % port)
+    assert status == 421 and "altar live answers to 127.0.0.1, ::1, localhost on port %d only" \
+        % port in body
+    assert _ws(port, "http://attacker.example")[0] == 403
+    assert _ws(port, "http://127.0.0.1:%d" % (port + 1))[0] == 403
+    assert _ws(port, "http://127.0.0.1:%d" % port)[:2] == (101, aiohttp_text())
+    assert _ws(port)[:2] == (101, aiohttp_text())          # not a browser: no Origin
+
+
+def aiohttp_text():
+    import aiohttp
+    return aiohttp.WSMsgType.TEXT
+
+
+def test_on_the_lan_the_machines_names_are_served():
+    class Mirror:
+        changed = None
+    s = live.Server(Mirror(), "0.0.0.0", 8700)
+    names = s.served_names()
+    assert live.lan_address() in names and "localhost" in names and "127.0.0.1" in names
+    assert "attacker.example" not in names
+    assert live.host_name("[::1]:8700") == ("::1", 8700)
+    assert live.host_name("PC.local") == ("pc.local", None)
+
+
+def test_a_browser_may_send_almost_nothing_and_their_number_is_capped(served, monkeypatch):
+    """The page sends nothing: a message past MAX_MESSAGE closes its socket
+    (1009, too big) instead of being held (4 MB a socket by default); past
+    MAX_BROWSERS a browser is refused with a reason."""
+    th, url = served()
+    port = th.server.port
+    assert _ws(port, send="x" * live.MAX_MESSAGE)[2] == 1009
+    monkeypatch.setattr(live, "MAX_BROWSERS", 0)
+    assert _ws(port)[0] == 503
+    assert "browsers already watch this game" in _get(port, "/ws")[1]
+
+
+def test_a_browser_that_does_not_read_is_dropped(monkeypatch):
+    """A browser whose view has not gone out within SEND_S is cut off (its
+    page reconnects and gets the latest), so its copies pile up nowhere."""
+    monkeypatch.setattr(live, "SEND_S", 0.05)
+    aborted = []
+
+    class Transport:
+        def abort(self):
+            aborted.append(True)
+
+    class Request:
+        transport = Transport()
+
+    class Stuck:
+        async def send_str(self, text):
+            await asyncio.sleep(60)
+
+    class Mirror:
+        changed = None
+
+        def view(self):
+            return {}
+
+    async def go():
+        wake = asyncio.Event()
+        wake.set()
+        await asyncio.wait_for(live.Server(Mirror())._sender(Request(), Stuck(), wake), 5)
+    asyncio.run(go())
+    assert aborted == [True]

@@ -352,10 +352,33 @@ connect();
 """
 
 
+# What the server lets in. The page sends nothing, so a browser's message may
+# be tiny (aiohttp's default is 4 MB a socket, held while it arrives); a
+# table and its phones are far fewer browsers than the cap; one that does not
+# read a view within SEND_S is dropped (its page reconnects and gets the latest).
+MAX_MESSAGE = 64
+MAX_BROWSERS = 64
+SEND_S = 10
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def host_name(host):
+    """(name, port or None) of an HTTP Host header: "[::1]:8700", "pc.local"."""
+    name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not name or not port.isdigit():
+        name, port = host, ""
+    return name.strip("[]").lower(), int(port) if port else None
+
+
 class Server:
     """The page, its WebSocket and the game sheet, for every browser; read-only
     (what a browser sends is ignored). Each browser has one sender, woken by
-    a change, which sends the latest view: a burst of changes is one send."""
+    a change, which sends the latest view: a burst of changes is one send.
+
+    It answers only to the names it is served under (`names`), so a page
+    whose name was rebound to this machine's address (DNS rebinding) gets
+    nothing, and its WebSocket only to its own page: a page of another
+    origin that the laptop's browser opens cannot watch the game."""
 
     def __init__(self, mirror, host="127.0.0.1", port=8700):
         self.mirror = mirror
@@ -364,6 +387,7 @@ class Server:
         self.clients = {}        # WebSocket -> its sender's wake-up
         self.shown = None        # the view's JSON, built once a change
         self.runner = None
+        self.names = set()
         mirror.changed = self.changed
 
     def changed(self):
@@ -376,11 +400,39 @@ class Server:
             self.shown = json.dumps(self.mirror.view(), ensure_ascii=False)
         return self.shown
 
-    async def _sender(self, ws, wake):
+    def served_names(self):
+        """The names and addresses a browser may reach this server by."""
+        if self.host in ("0.0.0.0", "", "::"):
+            names = {lan_address(), socket.gethostname(), socket.gethostname() + ".local"}
+            try:
+                names.update(a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None))
+            except OSError:
+                pass
+            return {n.lower() for n in names} | set(LOOPBACK)
+        return {self.host.lower()} | (set(LOOPBACK) if self.host in LOOPBACK else set())
+
+    @web.middleware
+    async def guard(self, request, handler):
+        name, port = host_name(request.host or "")
+        if name not in self.names or (port or 80) != self.port:
+            return web.Response(status=421, text="altar live answers to %s on port %d only"
+                                % (", ".join(sorted(self.names)), self.port))
+        origin = request.headers.get("Origin")
+        if request.path == "/ws" and origin is not None \
+                and origin not in ("http://" + request.host, "https://" + request.host):
+            return web.Response(status=403, text="altar live: a page from %s may not watch "
+                                "this game" % origin[:80])
+        return await handler(request)
+
+    async def _sender(self, request, ws, wake):
         while True:
             await wake.wait()
             wake.clear()
-            await ws.send_str(self._json())
+            try:
+                await asyncio.wait_for(ws.send_str(self._json()), SEND_S)
+            except asyncio.TimeoutError:
+                request.transport.abort()
+                return
 
     async def page(self, request):
         w = self.mirror.w
@@ -397,13 +449,16 @@ class Server:
         return web.Response(text=self.mirror.page_sheet(), content_type="text/html")
 
     async def socket(self, request):
+        if len(self.clients) >= MAX_BROWSERS:
+            return web.Response(status=503, text="altar live: %d browsers already watch this "
+                                "game" % MAX_BROWSERS)
         # a closing page waits for no browser: Ctrl-C ends everything within a second
-        ws = web.WebSocketResponse(heartbeat=10, timeout=0.3)
+        ws = web.WebSocketResponse(heartbeat=10, timeout=0.3, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         wake = asyncio.Event()
         wake.set()
         self.clients[ws] = wake
-        sender = asyncio.ensure_future(self._sender(ws, wake))
+        sender = asyncio.ensure_future(self._sender(request, ws, wake))
         try:
             async for msg in ws:
                 if msg.type == WSMsgType.ERROR:
@@ -414,7 +469,7 @@ class Server:
         return ws
 
     async def start(self):
-        app = web.Application()
+        app = web.Application(middlewares=[self.guard], client_max_size=MAX_MESSAGE * 16)
         app.add_routes([web.get("/", self.page), web.get("/ws", self.socket),
                         web.get("/state", self.state), web.get("/sheet", self.sheet)])
         self.runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.2)
@@ -422,6 +477,7 @@ class Server:
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]   # port 0: the one given
+        self.names = self.served_names()
 
     async def stop(self):
         for ws in list(self.clients):
