@@ -474,6 +474,7 @@ def test_screens_are_tile_grids_over_the_font_built_once():
 
 
 def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):
+    from altar_fw.journal import MARK
     from altar_host.cli import main
     dev = Device("pico-display", capture=False)
     h, actions = TOUR
@@ -495,9 +496,32 @@ def test_altar_dump_reads_a_serial_capture_back_into_a_log(tmp_path, capsys):
     assert main(["dump", str(capture), "-o", str(out)]) == 0
     with open(out, "rb") as f:
         assert log.load(f).view() == dev.app.ui.session.view()
-    capture.write_text("".join(dev.serial)[:-30])          # the capture stopped early
+    # The capture stopped early, in the export's last line: the whole lines
+    # are read, and dump says what it dropped (issue 43).
+    cut = "".join(dev.serial)
+    last = cut.rindex("\n", 0, cut.rindex("\n", 0, cut.rindex("\n"))) + 1
+    cut = cut[:last + 12]                                   # the last action's first 12
+    capture.write_text(cut)
+    capsys.readouterr()
+    assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 0
+    err = capsys.readouterr().err
+    assert "altar dump: the export was cut short (the capture stopped, or the board " \
+        "restarted): read its first 6 lines, dropped 1\n" in err
+    with open(tmp_path / "x.jsonl", "rb") as f:
+        assert len(f.read().splitlines()) == 6
+    # The board restarted in the middle of an export, then streamed on: the
+    # export's whole lines and every action after them.
+    lines = "".join(dev.serial).splitlines()
+    streamed = "".join("%s%s\r\n" % (MARK, ln) for ln in lines[-2:-1] * 3)
+    capture.write_text(cut + "\r\n" + streamed)
+    assert main(["dump", str(capture), "-o", str(tmp_path / "y.jsonl")]) == 0
+    assert "read its first 6 lines, dropped 1, then 3 lines the board streamed after it" \
+        in capsys.readouterr().err
+    with open(tmp_path / "y.jsonl", "rb") as f:
+        assert len(f.read().splitlines()) == 9
+    capture.write_text(lines[0] + "\n" + lines[1][:5])    # not even a header
     assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 2
-    assert "cut short" in capsys.readouterr().err
+    assert "cut short before its header" in capsys.readouterr().err
     capture.write_text("hello\n")
     assert main(["dump", str(capture), "-o", str(tmp_path / "x.jsonl")]) == 2
 

@@ -152,6 +152,70 @@ def test_a_line_the_engine_refuses_is_a_warning_and_changes_nothing():
     same_game(m, fed.dev)
 
 
+def test_any_line_is_a_warning_that_changes_nothing_and_reading_goes_on():
+    """Issue 43: `ALTAR> {}` (no "do") froze the page for good. Every line
+    the engine does not take, whatever it holds, is one short warning."""
+    fed = Fed()
+    for w in GAME:
+        fed.dev.press(w)
+    fed.feed()
+    m = fed.mirror
+    warned = []
+    m.on_warn = warned.append
+    before = (m.view(), list(m.lines))
+    huge = '{"do": "%s"}' % ("x" * 1_000_000)
+    for bad in ("{}", '{"do": null}', '{"winner": 0, "value": 3}', "[]", "7", huge):
+        fed.console.feed(MARK + bad + "\r\n")
+    assert len(warned) == 6 and "missing key 'do'" in warned[0]
+    assert "an action must be a JSON object" in warned[3]
+    assert max(len(w) for w in warned) < 300
+    assert m.view()["now"] == before[0]["now"] and m.lines == before[1]
+    fed.dev.press("ok")
+    fed.dev.press("ok")
+    fed.feed()
+    same_game(m, fed.dev)
+    # a line whose handling fails for a reason nobody foresaw: the same
+    m.session.mod = None
+    m.line('{"do": "ritual", "winner": 0, "value": 3}')
+    assert m.warnings[-1].startswith("linha não lida (AttributeError), ignorada: ")
+
+
+def test_an_export_cut_short_ends_at_the_next_streamed_line():
+    """The board reset in the middle of an export: its header and half a line,
+    then the actions it streams once it is back. The export's lines are
+    dropped with a warning, and the streamed actions are played."""
+    m = live.Mirror("en")
+    c = live.Console(m)
+    header = '{"altar": 1, "game": "ritos-ancestrais", "players": ["A", "B"]}'
+    c.feed(MARK + header + "\r\n" + MARK + '{"do": "score", "points": 1}\r\n')
+    c.feed(BEGIN + "\r\n" + header + "\r\n" + '{"do": "sco' + "\r\n")
+    for _ in range(10):
+        c.feed(MARK + '{"do": "score", "points": 2}\r\n')
+    assert m.session.view()["scores"] == [21, 0]
+    assert m.warnings == ["an export was cut short (did the device restart?): 2 of its lines "
+                          "dropped"]
+    # a new export inside an open one: the first is dropped, the second read
+    c.feed(BEGIN + "\r\n" + header + "\r\n" + BEGIN + "\r\n" + header + "\r\n"
+           + '{"do": "score", "points": 5}\r\n' + END + "\r\n")
+    assert m.session.view()["scores"] == [5, 0] and len(m.warnings) == 2
+
+
+def test_a_reader_that_fails_says_so_on_the_page():
+    """A reader that stops (a bug, a device gone in a way pyserial did not
+    foresee) no longer leaves the page saying "connected"."""
+    lv = live.Live("en")
+    lv.mirror.on_warn = lambda text: None
+    lv.mirror.set_status("connected")
+
+    async def reading(source, console, mirror):
+        raise RuntimeError("the port vanished")
+    asyncio.run(lv.read(reading, "/dev/ttyACM0"))
+    v = lv.mirror.view()
+    assert v["status"] == "stopped" and v["status_text"] == "reading stopped"
+    assert v["warnings"] == ["reading /dev/ttyACM0 stopped (the port vanished): start altar "
+                             "live again"]
+
+
 def test_a_sync_replaces_the_game_and_a_broken_one_keeps_it():
     fed = Fed()
     m = fed.mirror

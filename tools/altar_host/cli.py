@@ -120,8 +120,11 @@ def cmd_dump(args):
         print("altar dump: --sheet needs -o LOG: the sheet is written beside the log",
               file=sys.stderr)
         return 2
+    notes = []
     try:
-        out = console.dump_to_log(console.read(args.dump))
+        out = console.dump_to_log(console.read(args.dump), notes)
+        for n in notes:
+            print("altar dump: %s" % n, file=sys.stderr)
         lines = out.splitlines()
         session = log.load(lines)
     except (OSError, ValueError) as e:

@@ -35,6 +35,11 @@ from altar_host.sheet_facts import facts
 _WARNINGS = 5          # the page keeps the last few
 _NAME = 40             # a name's characters on the page: all of them
 _POLL = 0.1            # s between looks at a file, or at a port that is gone
+_QUOTE = 80            # characters of a bad line a warning quotes (a line may be megabytes)
+
+
+def _cut(text):
+    return text if len(text) <= _QUOTE else text[:_QUOTE] + "..."
 
 
 class Console:
@@ -57,6 +62,10 @@ class Console:
             self._line(CONSOLE_CODES.sub("", ln).rstrip("\r"))
 
     def _line(self, ln):
+        if self.block is not None and (ln.endswith(BEGIN) or MARK in ln):
+            # The board reset mid-export: what came of it is dropped, this line is read.
+            self.mirror.warn(self.mirror.w["live_cut_export"] % len(self.block))
+            self.block = None
         if ln.endswith(BEGIN):
             self.block = []
         elif self.block is not None:
@@ -99,25 +108,26 @@ class Mirror:
     # -- what the console says ------------------------------------------------------
 
     def line(self, text):
-        """One streamed log line: a new game's header, an action or an undo."""
+        """One streamed log line: a new game's header, an action or an undo.
+        Whatever it holds, a line the engine does not take is a warning, the
+        game stays as it was, and the next line is read."""
         w = self.w
         try:
             obj = loads(text)
         except ValueError:
-            return self.warn(w["live_unparsed"] % text)
-        if type(obj) is dict and "altar" in obj:
-            try:
-                self.session = Session(obj)
-            except Rejected as e:
-                return self.warn(w["live_refused"] % (e, text))
-            self.lines = [text]
-            return self._said(w["live_new_game"], False)
-        if self.session is None:
-            return self.warn(w["live_orphan"] % text)
+            return self.warn(w["live_unparsed"] % _cut(text))
         try:
+            if type(obj) is dict and "altar" in obj:
+                session = Session(obj)
+                self.session, self.lines = session, [text]
+                return self._said(w["live_new_game"], False)
+            if self.session is None:
+                return self.warn(w["live_orphan"] % _cut(text))
             said = self._play(obj)
         except Rejected as e:
-            return self.warn(w["live_refused"] % (e, text))
+            return self.warn(w["live_refused"] % (e, _cut(text)))
+        except Exception as e:      # a case nobody foresaw must not stop the page
+            return self.warn(w["live_failed"] % (type(e).__name__, _cut(text)))
         self.lines.append(text)
         self._said(*said)
 
@@ -125,8 +135,8 @@ class Mirror:
         """Apply a log action to the session (Rejected: nothing changed); what
         the device would say of it, and whether it was an undo."""
         s = self.session
-        if type(obj) is not dict:
-            raise Rejected("an action must be a JSON object")
+        if type(obj) is not dict or "do" not in obj:
+            s.do(obj)           # the engine's own refusal: not an action
         play = play_class(s.header["game"])(_Voice(self.w.device, s))
         if obj.get("do") == "undo":
             last = None
@@ -598,7 +608,16 @@ class Live:
             self.mirror.set_status("connected")
         else:
             reading = read_port if is_port(source) else read_file
-            asyncio.ensure_future(reading(source, self.console, self.mirror))
+            asyncio.ensure_future(self.read(reading, source))
+
+    async def read(self, reading, source):
+        """Run a reader; one that fails says so on the page and in the
+        terminal, rather than leave the page saying "connected"."""
+        try:
+            await reading(source, self.console, self.mirror)
+        except Exception as e:
+            self.mirror.set_status("stopped")
+            self.mirror.warn(self.mirror.w["live_reader_failed"] % (source, e))
 
     async def stop(self):
         """The reading ends, and every browser's connection, then the server."""

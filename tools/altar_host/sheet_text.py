@@ -92,6 +92,7 @@ HOST = {
         "live_connected": "conectado",
         "live_disconnected": "desconectado",
         "live_reading": "lendo o arquivo",
+        "live_stopped": "leitura parada",
         "live_no_game": "Nenhum jogo no aparelho ainda.",
         "live_new_game": "Novo jogo",
         "live_synced": "Em dia com o aparelho: %d ações",
@@ -108,6 +109,10 @@ HOST = {
         "live_refused": "recusado (%s), ignorado: %s",
         "live_orphan": "ação antes de um jogo, ignorada (à espera de uma sincronização): %s",
         "live_bad_sync": "o log do aparelho não se repete (%s): o jogo fica como estava",
+        "live_failed": "linha não lida (%s), ignorada: %s",
+        "live_cut_export": "uma exportação foi interrompida (o aparelho reiniciou?): "
+                           "%d linhas dela descartadas",
+        "live_reader_failed": "a leitura de %s parou (%s): reinicie o altar live",
     },
     "en": {
         "sheet": "Game sheet",
@@ -190,6 +195,7 @@ HOST = {
         "live_connected": "connected",
         "live_disconnected": "disconnected",
         "live_reading": "reading the file",
+        "live_stopped": "reading stopped",
         "live_no_game": "No game on the device yet.",
         "live_new_game": "New game",
         "live_synced": "Caught up with the device: %d actions",
@@ -206,6 +212,10 @@ HOST = {
         "live_refused": "refused (%s), ignored: %s",
         "live_orphan": "an action before any game, ignored (waiting for a sync): %s",
         "live_bad_sync": "the device's log does not replay (%s): the game stays as it was",
+        "live_failed": "line not read (%s), ignored: %s",
+        "live_cut_export": "an export was cut short (did the device restart?): "
+                           "%d of its lines dropped",
+        "live_reader_failed": "reading %s stopped (%s): start altar live again",
     },
 }
 
