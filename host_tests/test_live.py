@@ -14,6 +14,7 @@ import time
 import tty
 import urllib.request
 
+import aiohttp
 import pytest
 
 from altar import log
@@ -562,7 +563,6 @@ def _get(port, path, host=None, origin=None):
 def _ws(port, origin=None, send=None):
     """A WebSocket to /ws: (the handshake's status, the first frame's kind
     and text, the close code once `send` is sent)."""
-    import aiohttp
 
     async def go():
         headers = {"Origin": origin} if origin else {}
@@ -600,13 +600,8 @@ def test_a_foreign_host_or_origin_gets_nothing(served):
         % port in body
     assert _ws(port, "http://attacker.example")[0] == 403
     assert _ws(port, "http://127.0.0.1:%d" % (port + 1))[0] == 403
-    assert _ws(port, "http://127.0.0.1:%d" % port)[:2] == (101, aiohttp_text())
-    assert _ws(port)[:2] == (101, aiohttp_text())          # not a browser: no Origin
-
-
-def aiohttp_text():
-    import aiohttp
-    return aiohttp.WSMsgType.TEXT
+    assert _ws(port, "http://127.0.0.1:%d" % port)[:2] == (101, aiohttp.WSMsgType.TEXT)
+    assert _ws(port)[:2] == (101, aiohttp.WSMsgType.TEXT)  # not a browser: no Origin
 
 
 def test_on_the_lan_the_machines_names_are_served():

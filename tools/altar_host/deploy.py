@@ -77,7 +77,7 @@ SETTINGS_KEYS = (
 )
 
 # Altar's packages on the drive: what is there and not in this deploy goes.
-PACKAGES = (("lib", "altar"), ("lib", "altar_fw"), ("lib", "boards"))
+PACKAGES = tuple(os.path.join("lib", p) for p in ("altar", "altar_fw", "boards"))
 TEMP = ".altar-new"         # a file being written, beside its place
 
 MPY_VERSION = 6             # CircuitPython 9 and 10 load this .mpy version only
@@ -367,7 +367,12 @@ def place(stage, target, rels):
     module's docstring). Raises DeployError when the drive has not the room,
     OSError naming the drive's file that could not be written."""
     free, block = free_space(target)
-    dirs = set(os.path.dirname(r) for r in rels) - {""}
+    dirs = set()
+    for r in rels:
+        d = os.path.dirname(r)
+        while d:                    # a folder and each above it: a block each if new
+            dirs.add(d)
+            d = os.path.dirname(d)
     need = block * (sum(-(-os.path.getsize(os.path.join(stage, r)) // block) for r in rels)
                     + len([d for d in dirs if not os.path.isdir(os.path.join(target, d))]))
     if need > free:
@@ -395,10 +400,9 @@ def place(stage, target, rels):
         os.replace(t, os.path.join(target, r))
     ours = set(rels)
     for pkg in PACKAGES:
-        d = os.path.join(target, *pkg)
+        d = os.path.join(target, pkg)
         for n in sorted(os.listdir(d)) if os.path.isdir(d) else ():
-            if os.path.join(os.path.join(*pkg), n) not in ours \
-                    and os.path.isfile(os.path.join(d, n)):
+            if os.path.join(pkg, n) not in ours and os.path.isfile(os.path.join(d, n)):
                 os.remove(os.path.join(d, n))
 
 

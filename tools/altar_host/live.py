@@ -29,7 +29,7 @@ from altar.jsonin import loads
 from altar_fw.journal import BEGIN, END, MARK, SYNC
 from altar_fw.ui import GAMES, play_class, seat_names
 from altar_host import sheet, sheet_games, summary
-from altar_host.device.console import CONSOLE_CODES
+from altar_host.device.console import CONSOLE_CODES, is_header
 from altar_host.sheet_facts import facts
 
 _WARNINGS = 5          # the page keeps the last few
@@ -117,7 +117,7 @@ class Mirror:
         except ValueError:
             return self.warn(w["live_unparsed"] % _cut(text))
         try:
-            if type(obj) is dict and "altar" in obj:
+            if is_header(obj):
                 session = Session(obj)
                 self.session, self.lines = session, [text]
                 return self._said(w["live_new_game"], False)

@@ -31,6 +31,11 @@ def read(path):
     return text
 
 
+def is_header(obj):
+    """A log line's object that opens a game (its header), not an action."""
+    return type(obj) is dict and "altar" in obj
+
+
 def dump_to_log(text, notes=None):
     """The session log a capture holds: the lines between the device's export
     markers, the last export's in a capture that holds several. The
@@ -68,8 +73,7 @@ def dump_to_log(text, notes=None):
                 obj = loads(line)
             except ValueError:
                 obj = None
-            new_game = type(obj) is dict and "altar" in obj
-            out = [line] if new_game else out + [line]
+            out = [line] if is_header(obj) else out + [line]
             streamed += 1
     if notes is not None:
         notes.append("the export was cut short (the capture stopped, or the board restarted): "
